@@ -1,0 +1,243 @@
+"""The game contract every boardenvs game implements (see DESIGN.md §2).
+
+A :class:`Game` is a stateless object: it holds only its frozen config and its :class:`GameSpec`.
+All mutable data lives in a :class:`State`. ``apply`` returns a new state and never mutates its input.
+Randomness enters at two doors only: :meth:`Game.initial_state` and :meth:`Game.determinize`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+import numpy as np
+
+TERMINAL: int = -1
+"""``state.current_player`` of a finished game."""
+
+
+@dataclass(frozen=True)
+class ObservationField:
+    """One named part of an observation array.
+
+    For board games (``kind="planes"``) the field is the planes ``start:stop`` of the
+    channel-first array; for card games (``kind="vector"``) it is the slice ``start:stop``.
+    """
+
+    name: str
+    start: int
+    stop: int
+    low: float
+    high: float
+    description: str
+
+    @property
+    def size(self) -> int:
+        return self.stop - self.start
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Static facts about a configured game that algorithms read instead of probing it."""
+
+    name: str
+    version: int
+    num_players: int
+    num_actions: int
+    observation_shape: tuple[int, ...]
+    observation_fields: tuple[ObservationField, ...]
+    max_game_length: int
+    perfect_information: bool
+    zero_sum: bool
+    observation_kind: str = "planes"  # "planes" (C, H, W) or "vector" (N,)
+    symmetries: tuple[str, ...] = field(default=())
+
+    def field(self, name: str) -> ObservationField:
+        """The observation field called ``name``."""
+        for f in self.observation_fields:
+            if f.name == name:
+                return f
+        known = ", ".join(f.name for f in self.observation_fields)
+        raise KeyError(f"no observation field {name!r}; fields are: {known}")
+
+    def split_observation(self, observation: np.ndarray) -> dict[str, np.ndarray]:
+        """The typed view of one observation array: a fresh array per named field."""
+        return {f.name: observation[f.start : f.stop].copy() for f in self.observation_fields}
+
+
+class State(Protocol):
+    """What every game state offers; each game defines its own concrete class."""
+
+    current_player: int
+    ply: int
+    truncated: bool
+
+    def copy(self) -> State: ...
+
+    def key(self) -> bytes: ...
+
+
+S = TypeVar("S")
+
+
+class Game(ABC, Generic[S]):
+    """Base class of every game. Subclasses set ``name``, ``version`` and ``config_class``."""
+
+    name: ClassVar[str]
+    version: ClassVar[int]
+    config_class: ClassVar[type]
+
+    def __init__(self, config: Any = None, **kwargs: Any) -> None:
+        if config is None:
+            config = build_config(self.config_class, kwargs)
+        elif kwargs:
+            raise TypeError("pass either a config object or keyword arguments, not both")
+        elif not isinstance(config, self.config_class):
+            raise TypeError(f"config must be a {self.config_class.__name__}, got {type(config).__name__}")
+        self.config = config
+        self.spec: GameSpec = self._make_spec()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.config!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.config == self.config  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((type(self), self.config))
+
+    # -- required ------------------------------------------------------------------------------
+    @abstractmethod
+    def _make_spec(self) -> GameSpec: ...
+
+    @abstractmethod
+    def initial_state(self, rng: np.random.Generator) -> S:
+        """A new game; every setup random choice comes from ``rng``."""
+
+    @abstractmethod
+    def legal_action_mask(self, state: S) -> np.ndarray:
+        """``bool[num_actions]``: non-empty iff the state is not terminal."""
+
+    @abstractmethod
+    def apply(self, state: S, action: int) -> S:
+        """The state after ``action``; raises ``ValueError`` for an illegal action."""
+
+    @abstractmethod
+    def returns(self, state: S) -> np.ndarray:
+        """``float32[num_players]`` in [-1, 1]: the final outcome, zeros until terminal."""
+
+    @abstractmethod
+    def observe(self, state: S, player: int) -> np.ndarray:
+        """``float32[spec.observation_shape]``: what ``player`` may see, from its point of view."""
+
+    @abstractmethod
+    def action_to_str(self, state: S, action: int) -> str:
+        """The action in the game's standard notation."""
+
+    @abstractmethod
+    def to_text(self, state: S) -> str:
+        """Canonical human-readable form of the state."""
+
+    # -- defaults ------------------------------------------------------------------------------
+    def scores(self, state: S) -> np.ndarray:
+        """Raw game points per player; by default the returns."""
+        return self.returns(state)
+
+    def is_terminal(self, state: S) -> bool:
+        return state.current_player == TERMINAL  # type: ignore[attr-defined]
+
+    def is_truncated(self, state: S) -> bool:
+        """True when the game ended by reaching ``spec.max_game_length`` rather than by its rules."""
+        return bool(state.truncated)  # type: ignore[attr-defined]
+
+    def legal_actions(self, state: S) -> np.ndarray:
+        """Sorted ids of the legal actions."""
+        return np.flatnonzero(self.legal_action_mask(state))
+
+    def determinize(self, state: S, player: int, rng: np.random.Generator) -> S:
+        """A state ``player`` cannot tell apart from ``state``; a plain copy for perfect information."""
+        del player, rng
+        return state.copy()  # type: ignore[attr-defined]
+
+    def parse_action(self, state: S, text: str) -> int:
+        """The legal action whose notation is ``text``; ``ValueError`` naming the move otherwise."""
+        wanted = text.strip()
+        for action in self.legal_actions(state):
+            if self.action_to_str(state, int(action)) == wanted:
+                return int(action)
+        raise ValueError(f"move {text!r} is not legal here")
+
+    def render_rgb(self, state: S) -> np.ndarray:
+        """``uint8[H, W, 3]`` picture of the state (games override with a real drawing)."""
+        return text_to_rgb(self.to_text(state))
+
+    def check_action(self, state: S, action: int) -> int:
+        """``int(action)`` if legal in ``state``, else a ``ValueError`` naming the action."""
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise TypeError(f"action must be an int, got {type(action).__name__}")
+        action = int(action)
+        if self.is_terminal(state):
+            raise ValueError(f"action {action} played after the game ended")
+        if not 0 <= action < self.spec.num_actions:
+            raise ValueError(f"action {action} is out of range [0, {self.spec.num_actions})")
+        if not self.legal_action_mask(state)[action]:
+            raise ValueError(f"action {action} is illegal here")
+        return action
+
+
+# -- configs ------------------------------------------------------------------------------------
+def build_config(config_class: type, kwargs: dict[str, Any]) -> Any:
+    """``config_class(**kwargs)`` with an error naming unknown parameters and the allowed ones."""
+    names = {f.name for f in dataclasses.fields(config_class)}
+    unknown = sorted(set(kwargs) - names)
+    if unknown:
+        raise TypeError(f"unknown config parameter(s) {unknown}; allowed: {sorted(names)}")
+    return config_class(**kwargs)
+
+
+def check_int(name: str, value: Any, low: int, high: int | None = None) -> None:
+    """Raise ``ValueError`` naming ``name`` unless ``low <= value (<= high)`` and ``value`` is an int."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{name} must be an int, got {value!r}")
+    if value < low or (high is not None and value > high):
+        allowed = f"{low}..{high}" if high is not None else f">= {low}"
+        raise ValueError(f"{name} must be in {allowed}, got {value}")
+
+
+def check_choice(name: str, value: Any, allowed: tuple[Any, ...]) -> None:
+    """Raise ``ValueError`` naming ``name`` unless ``value`` is one of ``allowed``."""
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {list(allowed)}, got {value!r}")
+
+
+# -- small helpers shared by games --------------------------------------------------------------
+def winner_returns(num_players: int, winner: int | None) -> np.ndarray:
+    """Zero-sum returns: winner +1, every other player -1/(n-1); all zeros for a draw (None)."""
+    returns = np.zeros(num_players, dtype=np.float32)
+    if winner is not None:
+        returns[:] = -1.0 / (num_players - 1)
+        returns[winner] = 1.0
+    return returns
+
+
+_GLYPH_ROWS = 7
+_GLYPH_COLS = 5
+
+
+def text_to_rgb(text: str, scale: int = 2) -> np.ndarray:
+    """A plain picture of monospaced text: one light block per non-space character.
+
+    Used as the default ``render_rgb``; games draw real pictures of their boards.
+    """
+    lines = text.splitlines() or [""]
+    height = len(lines) * (_GLYPH_ROWS + 1) * scale
+    width = max(1, max(len(line) for line in lines)) * (_GLYPH_COLS + 1) * scale
+    image = np.full((height, width, 3), 255, dtype=np.uint8)
+    for row, line in enumerate(lines):
+        for col, char in enumerate(line):
+            if not char.isspace():
+                top, left = row * (_GLYPH_ROWS + 1) * scale, col * (_GLYPH_COLS + 1) * scale
+                image[top : top + _GLYPH_ROWS * scale, left : left + _GLYPH_COLS * scale] = 40
+    return image
