@@ -16,6 +16,7 @@ class GameEntry:
     game_class: type[Game]
     presets: dict[str, dict[str, Any]] = field(default_factory=dict)
     gym_name: str = ""  # CamelCase name used in "boardenvs/<GymName>-v<version>"
+    heuristic_agent: str = ""  # "module:Class" of the game's scripted agent, imported lazily by the adapters
 
 
 _REGISTRY: dict[str, GameEntry] = {}
@@ -26,11 +27,17 @@ def register_game(
     game_class: type[Game],
     presets: dict[str, dict[str, Any]] | None = None,
     gym_name: str | None = None,
+    heuristic_agent: str = "",
 ) -> GameEntry:
-    """Add a game to the registry (called once per game by ``boardenvs.games``)."""
+    """Add a game to the registry (called once per game by ``boardenvs.games``).
+
+    ``heuristic_agent`` is the ``"module:Class"`` path of the game's scripted agent (a class or factory called
+    with no arguments); the single-agent env imports it lazily for ``opponent="heuristic"``.
+    """
     if name in _REGISTRY:
         raise ValueError(f"game {name!r} is already registered")
-    entry = GameEntry(name, game_class, dict(presets or {}), gym_name or name.title().replace("_", ""))
+    gym_name = gym_name or name.title().replace("_", "")
+    entry = GameEntry(name, game_class, dict(presets or {}), gym_name, heuristic_agent)
     _REGISTRY[name] = entry
     return entry
 

@@ -140,8 +140,10 @@ def _check_observation(game: Game, state, player: int, rng: np.random.Generator,
     key = state.key()
     view = game.determinize(state, player, rng)
     _expect(state.key() == key, game, "determinize mutated the true state", place)
-    _expect(np.array_equal(game.observe(view, player), obs), game, "observation changes under determinize (leak)", place)
-    _expect(view.current_player == state.current_player, game, "determinize changed the player to move", place)
+    unchanged = np.array_equal(game.observe(view, player), obs)
+    _expect(unchanged, game, "observation changes under determinize (leak)", place)
+    same_player = view.current_player == state.current_player
+    _expect(same_player, game, "determinize changed the player to move", place)
     if player == state.current_player:
         same_mask = np.array_equal(game.legal_action_mask(view), game.legal_action_mask(state))
         _expect(same_mask, game, "determinize changed the mover's legal actions", place)

@@ -1,0 +1,19 @@
+"""Scripted agents from the source papers, one module per game, looked up by game name."""
+
+from __future__ import annotations
+
+from baselines.agent import BaseAgent
+from baselines.heuristics.quoridor import HeuristicAgent, PathAgent
+
+HEURISTIC_AGENTS: dict[str, dict[str, type[BaseAgent]]] = {
+    "quoridor": {"path": PathAgent, "heuristic": HeuristicAgent},
+}
+"""Game name → agent name → agent class."""
+
+
+def heuristic_agents(game_name: str) -> dict[str, type[BaseAgent]]:
+    """The scripted agents of ``game_name`` (empty for a game without any)."""
+    return dict(HEURISTIC_AGENTS.get(game_name, {}))
+
+
+__all__ = ["HEURISTIC_AGENTS", "HeuristicAgent", "PathAgent", "heuristic_agents"]

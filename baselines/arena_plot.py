@@ -1,0 +1,54 @@
+"""The tournament picture: win rates with 95% intervals and the pairwise win-rate heatmap.
+
+Matplotlib is imported only when a picture is drawn, and only through ``matplotlib.figure.Figure``, so no
+global backend is selected and nothing is shown on screen.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from baselines.arena import TournamentResult
+
+
+def plot_tournament(result: TournamentResult, path: str | Path) -> None:
+    """Save ``result`` as a PNG at ``path``."""
+    from matplotlib.figure import Figure
+
+    count = len(result.names)
+    figure = Figure(figsize=(4.0 + 2.2 * count, 3.5 + 0.35 * count), layout="constrained")
+    bars, heatmap = figure.subplots(1, 2)
+    _draw_win_rates(bars, result)
+    _draw_pairwise(figure, heatmap, result)
+    figure.suptitle(f"{result.game_name}: {len(result.records)} games")
+    figure.savefig(path, dpi=100)
+
+
+def _draw_win_rates(axes: Any, result: TournamentResult) -> None:
+    """Bars of each agent's win rate (best Elo first) with asymmetric 95% Wilson error bars."""
+    ranking = result.ranking()
+    rates = np.array([stats.win_rate for stats in ranking])
+    errors = np.array([[rate - s.ci_low, s.ci_high - rate] for rate, s in zip(rates, ranking)]).T
+    labels = [f"{stats.name}\nElo {stats.elo:.0f}" for stats in ranking]
+    axes.bar(labels, rates, yerr=errors, capsize=6, color="tab:blue", alpha=0.8)
+    axes.set_ylim(0, 1)
+    axes.set_ylabel("win rate (draw = 1/2), 95% CI")
+    axes.set_title("win rate")
+
+
+def _draw_pairwise(figure: Any, axes: Any, result: TournamentResult) -> None:
+    """Heatmap of the row agent's win rate against the column agent, with the numbers written in."""
+    rates = result.pairwise_win_rate
+    image = axes.imshow(np.ma.masked_invalid(rates), vmin=0, vmax=1, cmap="RdYlGn")
+    ticks = range(len(result.names))
+    axes.set_xticks(ticks, result.names, rotation=30, ha="right")
+    axes.set_yticks(ticks, result.names)
+    for (row, column), rate in np.ndenumerate(rates):
+        if not np.isnan(rate):
+            axes.text(column, row, f"{rate:.2f}", ha="center", va="center", color="black")
+    axes.set_title("pairwise win rate (row vs column)")
+    figure.colorbar(image, ax=axes, shrink=0.8)

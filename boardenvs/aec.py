@@ -1,0 +1,340 @@
+"""PettingZoo AEC adapter: one class serves every registered game (DESIGN.md §3).
+
+It follows PettingZoo classic (connect_four, chess): agents ``player_0 .. player_{n-1}`` (agent ``player_i``
+is the game's player ``i``), observations ``{"observation": float32, "action_mask": int8}`` with an all-zero
+mask for agents that are not acting, cached spaces, zero-sum terminal rewards to every agent in the deciding
+step, ``terminations`` at a natural end and ``truncations`` at the game's move cap.
+
+Example:
+    >>> import boardenvs
+    >>> from boardenvs.aec import env
+    >>> e = env("quoridor", board_size=5)  # doctest: +SKIP
+    >>> e.reset(seed=0)  # doctest: +SKIP
+    >>> for agent in e.agent_iter():  # doctest: +SKIP
+    ...     obs, reward, terminated, truncated, info = e.last()
+    ...     action = None if terminated or truncated else e.action_space(agent).sample(obs["action_mask"])
+    ...     e.step(action)
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle, seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from boardenvs.core import Game, GameSpec, check_choice
+from boardenvs.registry import make_game
+from boardenvs.rendering import RENDER_FPS, RENDER_MODES, HumanWindow, check_render_mode, render_state
+
+OBSERVATION_FORMATS: tuple[str, ...] = ("array", "dict")
+"""``"array"``: one float32 array; ``"dict"``: a ``spaces.Dict`` of the named fields of ``spec.observation_fields``."""
+
+ObsDict = dict[str, Any]
+
+
+# -- spaces and observations (shared with the single-agent env) ---------------------------------
+def agent_name(player: int) -> str:
+    """The PettingZoo name of game player ``player``: ``"player_<i>"``."""
+    return f"player_{player}"
+
+
+def check_observation_format(observation_format: str) -> None:
+    """Raise ``ValueError`` naming ``observation_format`` unless it is one of :data:`OBSERVATION_FORMATS`."""
+    check_choice("observation_format", observation_format, OBSERVATION_FORMATS)
+
+
+def observation_bounds(spec: GameSpec) -> tuple[np.ndarray, np.ndarray]:
+    """Per-element ``(low, high)`` float32 arrays of the observation, from the bounds of its named fields."""
+    low = np.full(spec.observation_shape, -np.inf, dtype=np.float32)
+    high = np.full(spec.observation_shape, np.inf, dtype=np.float32)
+    for f in spec.observation_fields:
+        low[f.start : f.stop] = f.low
+        high[f.start : f.stop] = f.high
+    return low, high
+
+
+def observation_space(spec: GameSpec, observation_format: str = "array") -> spaces.Space:
+    """The space of the game's observation: one float32 ``Box``, or a ``Dict`` of one ``Box`` per named field."""
+    check_observation_format(observation_format)
+    if observation_format == "array":
+        low, high = observation_bounds(spec)
+        return spaces.Box(low, high, dtype=np.float32)
+    rest = tuple(spec.observation_shape[1:])
+    return spaces.Dict(
+        {f.name: spaces.Box(f.low, f.high, (f.size, *rest), dtype=np.float32) for f in spec.observation_fields}
+    )
+
+
+def masked_observation_space(spec: GameSpec, observation_format: str = "array") -> spaces.Dict:
+    """``Dict(observation=..., action_mask=Box(0, 1, (num_actions,), int8))``."""
+    return spaces.Dict(
+        {
+            "observation": observation_space(spec, observation_format),
+            "action_mask": spaces.Box(0, 1, (spec.num_actions,), dtype=np.int8),
+        }
+    )
+
+
+def encode_observation(
+    game: Game, state: Any, player: int, observation_format: str, mask: np.ndarray | None
+) -> ObsDict:
+    """The masked observation of ``player``: fresh arrays, ``mask=None`` gives an all-zero action mask.
+
+    Uses ``game.observe(state, player)``, which shows only what ``player`` may see.
+    """
+    observation = np.array(game.observe(state, player), dtype=np.float32)
+    num_actions = game.spec.num_actions
+    action_mask = np.zeros(num_actions, dtype=np.int8) if mask is None else np.asarray(mask).astype(np.int8)
+    if observation_format == "dict":
+        return {"observation": game.spec.split_observation(observation), "action_mask": action_mask}
+    return {"observation": observation, "action_mask": action_mask}
+
+
+def new_events(before: Any, after: Any) -> list[Any] | None:
+    """The events ``after`` recorded beyond those of ``before``; ``None`` if states have no ``events``.
+
+    ``state.events`` is read as a log that grows along the game; if ``before``'s events are not a prefix of
+    ``after``'s (a game that keeps only the latest events), all of ``after``'s events are new.
+    """
+    events = getattr(after, "events", None)
+    if events is None:
+        return None
+    previous = list(getattr(before, "events", None) or ())
+    events = list(events)
+    if events[: len(previous)] == previous:
+        return events[len(previous) :]
+    return events
+
+
+# -- the environment ----------------------------------------------------------------------------
+class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
+    """A registered game as a PettingZoo AEC environment.
+
+    Args:
+        game_name: A name from ``boardenvs.list_games()``; subclasses made for one game set ``default_game``.
+        render_mode: ``None``, ``"ansi"`` (text), ``"rgb_array"`` (``uint8[H, W, 3]``) or ``"human"`` (pygame).
+        observation_format: ``"array"`` or ``"dict"`` (named fields, see ``GameSpec.observation_fields``).
+        preset: A named config preset of the game (``boardenvs.list_presets``).
+        **config: Fields of the game's config, e.g. ``board_size=5``.
+
+    Attributes:
+        game: The ``Game`` object.
+        game_state: The current game state (``None`` before ``reset``); agents and tools may read it.
+        np_random: The generator every setup random choice comes from (reseeded by ``reset(seed=...)``).
+
+    Pickling rebuilds a fresh env from the constructor arguments (``EzPickle``, as PettingZoo classic does);
+    ``copy.deepcopy`` copies the current game too.
+    """
+
+    metadata: dict[str, Any] = {
+        "name": "",  # filled per instance with "<game>_v<version>" unless a subclass names itself
+        "render_modes": list(RENDER_MODES),
+        "is_parallelizable": False,
+        "render_fps": RENDER_FPS,
+    }
+    default_game: ClassVar[str | None] = None
+
+    def __init__(
+        self,
+        game_name: str | None = None,
+        *,
+        render_mode: str | None = None,
+        observation_format: str = "array",
+        preset: str | None = None,
+        **config: Any,
+    ) -> None:
+        game_name = self._resolve_game_name(game_name)
+        check_render_mode(render_mode)
+        check_observation_format(observation_format)
+        EzPickle.__init__(
+            self, game_name, render_mode=render_mode, observation_format=observation_format, preset=preset, **config
+        )
+        super().__init__()
+        self.game: Game = make_game(game_name, preset=preset, **config)
+        self.game_state: Any = None
+        self.render_mode = render_mode
+        self.observation_format = observation_format
+        self.metadata = self._instance_metadata(self.game.spec)
+        self._build_agents_and_spaces(self.game.spec)
+        self.np_random, self.np_random_seed = seeding.np_random()
+        self._window: HumanWindow | None = None
+
+    def _resolve_game_name(self, game_name: str | None) -> str:
+        default = type(self).default_game
+        if game_name is None and default is None:
+            raise TypeError("game_name is required (one of boardenvs.list_games())")
+        if game_name is not None and default is not None and game_name != default:
+            raise ValueError(f"game_name must be {default!r} for {type(self).__name__}, got {game_name!r}")
+        return game_name if game_name is not None else default  # type: ignore[return-value]
+
+    def _instance_metadata(self, spec: GameSpec) -> dict[str, Any]:
+        metadata = dict(type(self).metadata)
+        metadata["render_modes"] = list(metadata["render_modes"])
+        if not metadata.get("name"):
+            metadata["name"] = f"{spec.name}_v{spec.version}"
+        return metadata
+
+    def _build_agents_and_spaces(self, spec: GameSpec) -> None:
+        self.possible_agents = [agent_name(p) for p in range(spec.num_players)]
+        self._player_of = {agent: p for p, agent in enumerate(self.possible_agents)}
+        self.observation_spaces = {
+            agent: masked_observation_space(spec, self.observation_format) for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(spec.num_actions) for agent in self.possible_agents}
+
+    # -- spaces ---------------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        """The (cached) observation space of ``agent``."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """The (cached) ``Discrete(num_actions)`` action space of ``agent``."""
+        return self.action_spaces[agent]
+
+    # -- reset / step ---------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game; ``seed`` reseeds ``np_random``. Seats are fixed: ``player_i`` is player ``i``."""
+        del options  # no options are defined
+        if seed is not None:
+            self.np_random, self.np_random_seed = seeding.np_random(seed)
+        self.game_state = self.game.initial_state(self.np_random)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self._skip_agent_selection = None
+        self.agent_selection = self.possible_agents[0]
+        self._settle(self.possible_agents[-1])
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def step(self, action: Any) -> None:
+        """Apply ``action`` for ``agent_selection``; a terminated/truncated agent must pass ``None``.
+
+        Raises:
+            ValueError: ``action`` is illegal for the acting agent (the ``env()`` factory penalises it instead).
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        action = self._legal_action(action, agent)
+        self._cumulative_rewards[agent] = 0.0
+        before = self.game_state
+        self.game_state = self.game.apply(before, action)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.infos = self._step_infos(before, self.game_state)
+        self._settle(agent)
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _legal_action(self, action: Any, agent: str) -> int:
+        if action is None:
+            raise ValueError(f"action None is only allowed for a finished agent, but {agent} is still playing")
+        action = int(action)
+        mask = self.game.legal_action_mask(self.game_state)
+        if not (0 <= action < mask.shape[0] and mask[action]):
+            raise ValueError(
+                f"illegal action {action} for agent {agent} in {self.metadata['name']}; "
+                "legal actions are those with observation['action_mask'] == 1"
+            )
+        return action
+
+    def _step_infos(self, before: Any, after: Any) -> dict[str, dict[str, Any]]:
+        events = new_events(before, after)
+        if events is None:
+            return {agent: {} for agent in self.agents}
+        return {agent: {"events": list(events)} for agent in self.agents}
+
+    def _settle(self, acting_agent: str) -> None:
+        """Select the next agent from the state, or give out the outcome if the game is over."""
+        state = self.game_state
+        if not self.game.is_terminal(state):
+            self.agent_selection = self.possible_agents[state.current_player]
+            return
+        returns = self.game.returns(state)
+        for agent in self.agents:
+            self.rewards[agent] = float(returns[self._player_of[agent]])
+        flags = self.truncations if self.game.is_truncated(state) else self.terminations
+        for agent in self.agents:
+            flags[agent] = True
+        following = (self._player_of[acting_agent] + 1) % len(self.possible_agents)
+        self.agent_selection = self.possible_agents[following]
+
+    # -- observations ---------------------------------------------------------------------------
+    def observe(self, agent: str) -> ObsDict:
+        """What ``agent`` sees now (fresh arrays); the mask is all zeros unless ``agent`` is to act."""
+        state = self._require_state()
+        player = self._player_index(agent)
+        mask = self.game.legal_action_mask(state) if state.current_player == player else None
+        return encode_observation(self.game, state, player, self.observation_format, mask)
+
+    def _player_index(self, agent: str) -> int:
+        try:
+            return self._player_of[agent]
+        except KeyError:
+            raise ValueError(f"unknown agent {agent!r}; agents are {self.possible_agents}") from None
+
+    def _require_state(self) -> Any:
+        if self.game_state is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.game_state
+
+    # -- rendering ------------------------------------------------------------------------------
+    def render(self) -> str | np.ndarray | None:
+        """``ansi``: the game's text; ``rgb_array``: ``uint8[H, W, 3]``; ``human``: draws a window, returns None."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        if self.render_mode == "human" and self._window is None:
+            self._window = HumanWindow(self.metadata["name"], self.metadata["render_fps"])
+        return render_state(self.game, self._require_state(), self.render_mode, self._window)
+
+    def close(self) -> None:
+        """Close the window of ``human`` rendering, if any; safe to call repeatedly."""
+        if self._window is not None:
+            self._window.close()
+            self._window = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> BoardGameAEC:
+        clone = type(self).__new__(type(self))
+        memo[id(self)] = clone
+        memo[id(self.game)] = self.game  # games are immutable: share it
+        for key, value in self.__dict__.items():
+            clone.__dict__[key] = None if key == "_window" else copy.deepcopy(value, memo)
+        return clone
+
+
+raw_env = BoardGameAEC
+"""PettingZoo-style alias: ``raw_env(game_name, **kwargs)`` is the unwrapped env."""
+
+
+def wrap_env(raw: AECEnv) -> AECEnv:
+    """Wrap a raw env like PettingZoo classic: ``TerminateIllegal(-1) → AssertOutOfBounds → OrderEnforcing``.
+
+    With these wrappers an illegal action ends the game with -1 for the offender and 0 for the others
+    (``terminations`` and ``truncations`` both True) instead of raising.
+    """
+    env_ = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
+    env_ = wrappers.AssertOutOfBoundsWrapper(env_)
+    return wrappers.OrderEnforcingWrapper(env_)
+
+
+def env(game_name: str | None = None, **kwargs: Any) -> AECEnv:
+    """The wrapped AEC env of ``game_name`` (the entry point of ``pettingzoo.make("aec", "boardenvs/<name>-v<n>")``).
+
+    Args:
+        game_name: A name from ``boardenvs.list_games()``.
+        **kwargs: ``render_mode``, ``observation_format``, ``preset`` and game config fields.
+    """
+    return wrap_env(BoardGameAEC(game_name, **kwargs))

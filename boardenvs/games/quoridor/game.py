@@ -1,0 +1,284 @@
+"""The Quoridor game object: the contract of ``boardenvs.core.Game`` on top of the bitboard engine."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from boardenvs.core import TERMINAL, Game, GameSpec, check_int, winner_returns
+from boardenvs.games.quoridor.board import Walls
+from boardenvs.games.quoridor.config import QuoridorConfig
+from boardenvs.games.quoridor.notation import (
+    Move,
+    move_name,
+    move_of_unified,
+    parse_move,
+    unified_of_move,
+)
+from boardenvs.games.quoridor.observation import Observer, observation_fields
+from boardenvs.games.quoridor.render import render_rgb, to_text
+from boardenvs.games.quoridor.rules import legal_moves, successor
+from boardenvs.games.quoridor.state import NO_WINNER, QuoridorState
+from boardenvs.games.quoridor.tables import tables_for
+
+
+class Quoridor(Game[QuoridorState]):
+    """Quoridor (Gigamic) for 2 or 4 players, official rules, OpenSpiel's notation and move cap.
+
+    **Players.** 2 or 4, moving in turn order 0, 1, (2, 3); player 0 always moves first (the
+    adapters randomise seats). Seats (row 0 is the top, the centre is square
+    ``(n - n % 2) // 2`` as in OpenSpiel): player 0 starts bottom centre and must reach the top
+    row; with 2 players, player 1 starts top centre (goal: bottom row); with 4 players, clockwise:
+    1 left (goal: right column), 2 top (goal: bottom row), 3 right (goal: left column).
+
+    **Rules.** A turn is a pawn move or a wall. Pawns step orthogonally; next to a pawn a player
+    jumps straight over it if nothing (wall, edge, pawn) is behind; with a wall or the edge
+    behind it, it side-steps diagonally (not through a wall, not onto a pawn); with a third pawn
+    behind there is no move that way at all (OpenSpiel). With ``liberal_jumps`` a player next to a
+    pawn may move to every free square that pawn could step to. Walls are 2 squares long, may not
+    overlap or cross, and must leave every pawn a path to its goal (pawns do not block paths).
+    PASS is legal only when nothing else is.
+
+    **Actions** (``num_actions = n*n + 2*(n-1)**2 + 1``; 210 on 9x9), always in the frame of the
+    player to move (see below): ``[0, n*n)`` pawn to square ``r * n + c``; then ``(n-1)**2``
+    horizontal walls at anchor ``r * (n-1) + c`` (under squares (r, c) and (r, c+1)); then
+    ``(n-1)**2`` vertical walls (right of squares (r, c) and (r+1, c)); last, PASS.
+
+    **Egocentric frame.** Action ids and observations are expressed on the board turned by
+    quarter turns so that the acting/observing player's goal is at the top: player 0 unturned,
+    2-player player 1 by 180 degrees; with 4 players player 1 a quarter turn counter-clockwise,
+    player 2 by 180 degrees, player 3 a quarter turn clockwise (turning by 90 degrees makes
+    horizontal walls vertical). One shared policy can so play every seat. ``encode``/``decode``
+    convert between ids and absolute ``Move`` tuples; the notation (``action_to_str``,
+    ``parse_action``) is absolute and identical to OpenSpiel's: ``e8``, ``c3h``, ``a4v``, ``pass``.
+
+    **Observation** ``float32[2p + 4, n, n]`` in the observer's frame, values in [0, 1]:
+    ``pawns`` (p planes, turn order starting with the observer), ``horizontal_walls``,
+    ``vertical_walls`` (1 on wall anchors), ``walls_left`` (p constant planes,
+    walls left / max(1, walls_per_player)), ``my_turn``, ``ones``.
+    ``spec.symmetries == ("mirror_left_right",)`` with 2 players (none with 4: a mirror reverses
+    the clockwise turn order).
+
+    **Returns.** The first pawn on its goal line wins: +1 for it, -1/(p-1) for every other
+    player. After ``max_moves`` plies (default ``4 * n * n``, 324 on 9x9) the game is a draw:
+    all zeros and ``state.truncated``, even if that last ply reached a goal (as in OpenSpiel).
+    Perfect information; ``determinize`` is a copy.
+
+    Example:
+        >>> import numpy as np
+        >>> from boardenvs.games.quoridor import Quoridor
+        >>> game = Quoridor(board_size=5)
+        >>> state = game.initial_state(np.random.default_rng(0))
+        >>> state = game.apply(state, game.parse_action(state, "c4"))  # player 0 steps up
+        >>> state.current_player, game.decode(state, 17)  # ids are in player 1's turned frame
+        (1, Move(kind='pawn', row=1, col=2, horizontal=False))
+        >>> game.action_to_str(state, 17), game.distance_to_goal(state, 0), game.walls_left(state, 1)
+        ('c2', 3, 3)
+    """
+
+    name = "quoridor"
+    version = 0
+    config_class = QuoridorConfig
+
+    def _make_spec(self) -> GameSpec:
+        config: QuoridorConfig = self.config
+        self.tables = tables_for(config.board_size, config.num_players)
+        self.observer = Observer(self.tables, config.walls)
+        self.move_cap = config.move_cap
+        self.liberal = config.liberal_jumps
+        symmetries = ("mirror_left_right",) if config.num_players == 2 else ()
+        fields = observation_fields(config.num_players)
+        return GameSpec(
+            self.name,
+            self.version,
+            config.num_players,
+            self.tables.num_actions,
+            self.observer.shape,
+            fields,
+            config.move_cap,
+            perfect_information=True,
+            zero_sum=True,
+            symmetries=symmetries,
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.config,))
+
+    # -- the contract ----------------------------------------------------------------------------
+    def initial_state(self, rng: np.random.Generator | None = None) -> QuoridorState:
+        """The start position (deterministic: ``rng`` is accepted and unused; player 0 moves first)."""
+        del rng
+        t, walls = self.tables, self.config.walls
+        return QuoridorState(t.starts, (walls,) * t.num_players, Walls.empty(t), 0)
+
+    def legal_action_mask(self, state: QuoridorState) -> np.ndarray:
+        t = self.tables
+        legal = legal_moves(t, state, self.liberal)
+        player = state.current_player
+        if legal >> t.cells:  # walls or pass: gather all bits through the player's frame
+            raw = np.frombuffer(legal.to_bytes(t.unified_bytes, "little"), dtype=np.uint8)
+            return np.unpackbits(raw, bitorder="little")[t.gather[player]].view(np.bool_)
+        mask = np.zeros(t.num_actions, dtype=np.bool_)
+        if legal:
+            frame = t.unified_to_frame[player]
+            while legal:
+                low = legal & -legal
+                mask[frame[low.bit_length() - 1]] = True
+                legal ^= low
+        return mask
+
+    def legal_actions(self, state: QuoridorState) -> np.ndarray:
+        return np.flatnonzero(self.legal_action_mask(state))
+
+    def apply(self, state: QuoridorState, action: int) -> QuoridorState:
+        """The state after ``action`` (an id in the mover's frame); ``ValueError`` if illegal."""
+        move = self._unified_action(state, action)
+        return successor(self.tables, state, move, self.move_cap)
+
+    def _unified_action(self, state: QuoridorState, action: int) -> int:
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise TypeError(f"action must be an int, got {type(action).__name__}")
+        player = state.current_player
+        if player == TERMINAL:
+            raise ValueError(f"action {action} played after the game ended")
+        if not 0 <= action < self.tables.num_actions:
+            raise ValueError(f"action {action} is out of range [0, {self.tables.num_actions})")
+        move = self.tables.frame_to_unified[player][action]
+        if not (legal_moves(self.tables, state, self.liberal) >> move) & 1:
+            reason = self._why_illegal(state, move)
+            raise ValueError(f"action {action} ({move_name(self.tables, move)}) is illegal here: {reason}")
+        return move
+
+    def returns(self, state: QuoridorState) -> np.ndarray:
+        if state.current_player != TERMINAL:
+            return np.zeros(self.tables.num_players, dtype=np.float32)
+        return winner_returns(self.tables.num_players, state.winner if state.winner != NO_WINNER else None)
+
+    def observe(self, state: QuoridorState, player: int) -> np.ndarray:
+        return self.observer.observe(state, player)
+
+    def action_to_str(self, state: QuoridorState, action: int) -> str:
+        """Absolute notation of an action id of the player to move (player 0's frame once the game is over)."""
+        return move_name(self.tables, self._unified_of_id(state, action))
+
+    def parse_action(self, state: QuoridorState, text: str) -> int:
+        """The action id of ``text`` for the player to move; ``ValueError`` saying why it is unreadable or illegal."""
+        move = unified_of_move(self.tables, parse_move(self.tables, text))
+        if state.current_player == TERMINAL:
+            raise ValueError(f"illegal move {text!r}: the game is over")
+        if not (legal_moves(self.tables, state, self.liberal) >> move) & 1:
+            raise ValueError(f"illegal move {text!r}: {self._why_illegal(state, move)}")
+        return self.tables.unified_to_frame[state.current_player][move]
+
+    def to_text(self, state: QuoridorState) -> str:
+        return to_text(self.tables, state)
+
+    def render_rgb(self, state: QuoridorState) -> np.ndarray:
+        return render_rgb(self.tables, state)
+
+    # -- codec -------------------------------------------------------------------------------------
+    def encode(self, state: QuoridorState, move: Move) -> int:
+        """The action id of an absolute ``Move`` in the frame of the player to move (player 0's once over)."""
+        unified = unified_of_move(self.tables, Move(*move))
+        player = max(state.current_player, 0)
+        return self.tables.unified_to_frame[player][unified]
+
+    def decode(self, state: QuoridorState, action: int) -> Move:
+        """The absolute ``Move`` of an action id in the frame of the player to move (player 0's once over)."""
+        return move_of_unified(self.tables, self._unified_of_id(state, action))
+
+    def _unified_of_id(self, state: QuoridorState, action: int) -> int:
+        if not 0 <= int(action) < self.tables.num_actions:
+            raise ValueError(f"action {action} is out of range [0, {self.tables.num_actions})")
+        return self.tables.frame_to_unified[max(state.current_player, 0)][int(action)]
+
+    # -- building positions ------------------------------------------------------------------------
+    def position(
+        self,
+        pawns: Sequence[str],
+        walls: Iterable[str] = (),
+        to_move: int = 0,
+        walls_left: Sequence[int] | None = None,
+        ply: int = 0,
+    ) -> QuoridorState:
+        """A position from notation, for tests and puzzles: ``game.position(["e5", "e4"], ["d4h"], to_move=1)``.
+
+        ``pawns`` lists each player's square; ``walls`` are placed regardless of anyone's stock
+        (``walls_left`` defaults to the full stock). ``ValueError`` for squares or walls that
+        cannot stand together (shared squares, overlapping or crossing walls, a pawn cut off or
+        already on its goal).
+        """
+        t = self.tables
+        if len(pawns) != t.num_players:
+            raise ValueError(f"pawns must list {t.num_players} squares, got {len(pawns)}")
+        cells = tuple(self._square(text) for text in pawns)
+        if len(set(cells)) != len(cells):
+            raise ValueError(f"two pawns share a square: {list(pawns)}")
+        board = self._walls_from(walls)
+        for player, cell in enumerate(cells):
+            if (t.goals[player] >> cell) & 1 or board.distance(cell, t.goals[player]) < 0:
+                raise ValueError(f"player {player}'s pawn on {pawns[player]} is on its goal or cut off from it")
+        check_int("to_move", to_move, 0, t.num_players - 1)
+        check_int("ply", ply, 0, self.move_cap - 1)
+        stock = tuple(walls_left) if walls_left is not None else (self.config.walls,) * t.num_players
+        if len(stock) != t.num_players or min(stock) < 0:
+            raise ValueError(f"walls_left must list {t.num_players} counts >= 0, got {walls_left}")
+        return QuoridorState(cells, tuple(int(w) for w in stock), board, int(to_move), int(ply))
+
+    def _square(self, text: str) -> int:
+        move = parse_move(self.tables, text)
+        if move.kind != "pawn":
+            raise ValueError(f"expected a square like 'e2', got {text!r}")
+        return unified_of_move(self.tables, move)
+
+    def _walls_from(self, walls: Iterable[str]) -> Walls:
+        board = Walls.empty(self.tables)
+        for text in walls:
+            move = parse_move(self.tables, text)
+            if move.kind != "wall":
+                raise ValueError(f"expected a wall like 'c3h', got {text!r}")
+            bit = unified_of_move(self.tables, move) - self.tables.cells
+            if not (board.free >> bit) & 1:
+                raise ValueError(f"wall {text!r} overlaps or crosses an earlier wall")
+            board = board.add(bit)
+        return board
+
+    # -- helpers for agents ------------------------------------------------------------------------
+    def distance_to_goal(self, state: QuoridorState, player: int) -> int:
+        """Shortest number of steps from ``player``'s pawn to its goal through the walls (pawns ignored)."""
+        return state.board.distance(state.pawns[player], self.tables.goals[player])
+
+    def walls_left(self, state: QuoridorState, player: int) -> int:
+        """Walls ``player`` still has in stock."""
+        return state.walls_left[player]
+
+    def pawn_square(self, state: QuoridorState, player: int) -> tuple[int, int]:
+        """Absolute ``(row, col)`` of ``player``'s pawn (row 0 is the top)."""
+        return divmod(state.pawns[player], self.tables.n)
+
+    # -- explanations ------------------------------------------------------------------------------
+    def _why_illegal(self, state: QuoridorState, move: int) -> str:
+        t = self.tables
+        name = move_name(t, move)
+        if move < t.cells:
+            return f"{name} is not reachable"
+        if move == t.pass_bit:
+            return "pass is only legal when there is no other move"
+        if state.walls_left[state.current_player] == 0:
+            return "no walls left"
+        return self._why_wall_illegal(state, move - t.cells, name)
+
+    def _why_wall_illegal(self, state: QuoridorState, bit: int, name: str) -> str:
+        t, board = self.tables, state.board
+        row, col, horizontal = t.wall_of_bit(bit)
+        if board.placed & (1 << t.wall_bit(row, col, not horizontal)):
+            return f"wall {name} crosses an existing wall"
+        if not (board.free >> bit) & 1:
+            return f"wall {name} overlaps an existing wall"
+        with_wall = board.add(bit)
+        for player, cell in enumerate(state.pawns):
+            if with_wall.distance(cell, t.goals[player]) < 0:
+                return f"wall {name} would cut player {player} off from its goal"
+        return f"wall {name} is not legal here"

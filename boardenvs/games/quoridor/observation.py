@@ -1,0 +1,86 @@
+"""Egocentric observation planes of a Quoridor position.
+
+Every plane is ``n x n`` and drawn in the observer's frame: the board turned by quarter turns
+so that the observer's goal is at the top (the same frame as that player's action ids).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from boardenvs.core import ObservationField
+from boardenvs.games.quoridor.state import QuoridorState
+from boardenvs.games.quoridor.tables import Tables, bits_of
+
+
+def observation_fields(num_players: int) -> tuple[ObservationField, ...]:
+    """The named plane groups, in order (``2 * num_players + 4`` planes)."""
+    p = num_players
+    return (
+        ObservationField("pawns", 0, p, 0.0, 1.0, "per player in turn order from the observer: 1 on its pawn"),
+        ObservationField(
+            "horizontal_walls",
+            p,
+            p + 1,
+            0.0,
+            1.0,
+            "1 at the anchor (r, c) of each horizontal wall (under squares (r, c), (r, c+1)); last row/column unused",
+        ),
+        ObservationField(
+            "vertical_walls",
+            p + 1,
+            p + 2,
+            0.0,
+            1.0,
+            "1 at the anchor (r, c) of each vertical wall (right of squares (r, c), (r+1, c)); last row/column unused",
+        ),
+        ObservationField(
+            "walls_left",
+            p + 2,
+            2 * p + 2,
+            0.0,
+            1.0,
+            "one constant plane per player in the same order: walls left / max(1, walls_per_player)",
+        ),
+        ObservationField("my_turn", 2 * p + 2, 2 * p + 3, 0.0, 1.0, "constant: 1 if the observer is to move"),
+        ObservationField("ones", 2 * p + 3, 2 * p + 4, 0.0, 1.0, "constant 1 (marks the board area for convolutions)"),
+    )
+
+
+class Observer:
+    """Builds observations; holds, per observer, where each square and wall lands in its frame."""
+
+    def __init__(self, tables: Tables, walls_per_player: int) -> None:
+        self.tables = tables
+        self.scale = 1.0 / max(1, walls_per_player)
+        n, p = tables.n, tables.num_players
+        self.shape = (2 * p + 4, n, n)
+        self.cell_index = tuple(tuple(perm[: tables.cells]) for perm in tables.abs_to_frame)
+        self.wall_index = tuple(self._wall_positions(observer) for observer in range(p))
+
+    def _wall_positions(self, observer: int) -> dict[int, int]:
+        """``{internal wall bit: flat index into the two wall planes}`` in ``observer``'s frame."""
+        t = self.tables
+        positions = {}
+        for bit in bits_of(t.valid_walls):
+            frame = t.unified_to_frame[observer][t.cells + bit] - t.cells
+            horizontal, (row, col) = frame < (t.n - 1) ** 2, divmod(frame % (t.n - 1) ** 2, t.n - 1)
+            positions[bit] = (0 if horizontal else t.cells) + row * t.n + col
+        return positions
+
+    def observe(self, state: QuoridorState, observer: int) -> np.ndarray:
+        p = self.tables.num_players
+        planes = np.zeros(self.shape, dtype=np.float32)
+        flat = planes.reshape(len(planes), -1)
+        cells = self.cell_index[observer]
+        for offset in range(p):
+            player = (observer + offset) % p
+            flat[offset, cells[state.pawns[player]]] = 1.0
+            planes[p + 2 + offset] = state.walls_left[player] * self.scale
+        walls = planes[p : p + 2].reshape(-1)
+        positions = self.wall_index[observer]
+        for bit in bits_of(state.board.placed):
+            walls[positions[bit]] = 1.0
+        planes[2 * p + 2] = float(state.current_player == observer)
+        planes[2 * p + 3] = 1.0
+        return planes

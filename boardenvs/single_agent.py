@@ -1,0 +1,344 @@
+"""Single-agent Gymnasium adapter: the learner plays one seat, opponents act inside ``reset``/``step``.
+
+One class serves every registered game (DESIGN.md §3). Observations are
+``{"observation": float32 (or a Dict of named fields), "action_mask": int8}`` as in the AEC env, and
+:meth:`SingleAgentEnv.action_masks` gives the bool mask sb3-contrib's ``MaskablePPO`` looks for. The reward is
+the learner's return at the end of the game (0 before), including a loss caused by an opponent's reply.
+
+Example:
+    >>> import gymnasium, boardenvs
+    >>> env = gymnasium.make("boardenvs/Quoridor-v0", opponent="random", board_size=5)  # doctest: +SKIP
+    >>> obs, info = env.reset(seed=0)  # doctest: +SKIP
+    >>> action = env.action_space.sample(obs["action_mask"])  # doctest: +SKIP
+    >>> obs, reward, terminated, truncated, info = env.step(action)  # doctest: +SKIP
+
+Opponents (``opponent=``, or a list with one per opponent seat, given in increasing seat order):
+
+- ``"random"``: uniform over the legal actions, drawn from the env's ``np_random``;
+- ``"heuristic"``: the game's scripted agent (``GameEntry.heuristic_agent``, imported on first use);
+- an agent object with ``act(game, view, player) -> int``; it gets ``game.determinize(state, player, rng)``;
+- a callable ``f(obs, action_mask, np_random) -> int`` with the opponent's own observation dict and bool mask.
+
+Agents (built from names or given) that have ``reseed(seed: int)`` are reseeded from ``np_random`` at every
+``reset(seed=...)``, so seeded episodes are reproducible.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Protocol
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from boardenvs.aec import ObsDict, check_observation_format, encode_observation, masked_observation_space
+from boardenvs.core import check_int
+from boardenvs.registry import game_entry, make_game
+from boardenvs.rendering import RENDER_FPS, RENDER_MODES, HumanWindow, check_render_mode, render_state
+
+MAX_NEW_GAMES: int = 100
+"""How many new games ``reset`` starts at most when a game ends before the learner's first move."""
+
+_OPPONENT_KINDS = (
+    "'random', 'heuristic', an agent with act(game, view, player) -> int, "
+    "a callable f(obs, action_mask, np_random) -> int, or a list of these (one per opponent seat)"
+)
+
+
+# -- opponents ----------------------------------------------------------------------------------
+class Opponent(Protocol):
+    """How the env asks one opponent seat for its move."""
+
+    def choose(self, env: SingleAgentEnv, player: int) -> int:
+        """The action of ``player`` in ``env.game_state``."""
+        ...
+
+
+class RandomOpponent:
+    """Uniform over the legal actions, drawn from the env's ``np_random``."""
+
+    def choose(self, env: SingleAgentEnv, player: int) -> int:
+        del player
+        return int(env.np_random.choice(env.game.legal_actions(env.game_state)))
+
+
+class AgentOpponent:
+    """An agent with ``act(game, view, player)``; it sees ``game.determinize(state, player, np_random)``."""
+
+    def __init__(self, agent: Any) -> None:
+        self.agent = agent
+
+    def choose(self, env: SingleAgentEnv, player: int) -> int:
+        view = env.game.determinize(env.game_state, player, env.np_random)
+        return int(self.agent.act(env.game, view, player))
+
+
+class CallableOpponent:
+    """A function ``f(obs, action_mask, np_random) -> int`` of the opponent's own observation and bool mask."""
+
+    def __init__(self, function: Any) -> None:
+        self.agent = function
+
+    def choose(self, env: SingleAgentEnv, player: int) -> int:
+        obs = env.observation_of(player)
+        return int(self.agent(obs, obs["action_mask"].astype(bool), env.np_random))
+
+
+def load_heuristic_agent(game_name: str) -> Any:
+    """A new instance of the scripted agent registered for ``game_name`` (``GameEntry.heuristic_agent``).
+
+    The path is ``"package.module:Class"`` (or ``"package.module.Class"``); the class or factory is called with
+    no arguments.
+
+    Raises:
+        ValueError: The game has no scripted agent.
+        ImportError: Its module cannot be imported.
+    """
+    path = game_entry(game_name).heuristic_agent
+    if not path:
+        raise ValueError(
+            f"opponent='heuristic' is not available: game {game_name!r} registers no heuristic agent; "
+            f"opponent must be one of {_OPPONENT_KINDS}"
+        )
+    module_name, _, attribute = path.partition(":") if ":" in path else path.rpartition(".")
+    try:
+        target: Any = importlib.import_module(module_name)
+    except ImportError as error:
+        raise ImportError(f"cannot import the heuristic agent {path!r} of game {game_name!r}: {error}") from error
+    for part in attribute.split("."):
+        target = getattr(target, part)
+    return target()
+
+
+def make_opponent(spec: Any, game_name: str) -> Opponent:
+    """The :class:`Opponent` described by one ``opponent=`` value (see the module docstring)."""
+    if isinstance(spec, str):
+        if spec == "random":
+            return RandomOpponent()
+        if spec == "heuristic":
+            return AgentOpponent(load_heuristic_agent(game_name))
+        raise ValueError(f"opponent must be one of {_OPPONENT_KINDS}; got {spec!r}")
+    if isinstance(spec, type):
+        raise TypeError(f"opponent must be an instance, not the class {spec.__name__}; allowed: {_OPPONENT_KINDS}")
+    if callable(getattr(spec, "act", None)):
+        return AgentOpponent(spec)
+    if callable(spec):
+        return CallableOpponent(spec)
+    raise TypeError(f"opponent must be one of {_OPPONENT_KINDS}; got {type(spec).__name__}")
+
+
+def make_opponents(opponent: Any, game_name: str, num_opponents: int) -> list[Opponent]:
+    """One :class:`Opponent` per opponent seat (names build a separate agent per seat)."""
+    if isinstance(opponent, (list, tuple)):
+        if len(opponent) != num_opponents:
+            raise ValueError(
+                f"opponent list must have {num_opponents} entries (one per opponent seat), got {len(opponent)}"
+            )
+        return [make_opponent(spec, game_name) for spec in opponent]
+    return [make_opponent(opponent, game_name) for _ in range(num_opponents)]
+
+
+# -- the environment ----------------------------------------------------------------------------
+class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
+    """A registered game from one seat's point of view, against opponents that move inside the env.
+
+    Args:
+        game_name: A name from ``boardenvs.list_games()``.
+        opponent: See the module docstring; a list gives one opponent per opponent seat, in increasing seat order.
+        learner_seat: The learner's player id, or ``None`` for a random seat each episode (from ``np_random``).
+        observation_format: ``"array"`` or ``"dict"`` (named fields of ``spec.observation_fields``).
+        illegal_action_penalty: The reward of an illegal action, which also ends the episode.
+        render_mode: ``None``, ``"ansi"``, ``"rgb_array"`` or ``"human"``.
+        preset: A named config preset of the game.
+        **config: Fields of the game's config, e.g. ``board_size=5``.
+
+    Attributes:
+        game: The ``Game`` object.
+        game_state: The current (true) game state.
+        learner_seat: The learner's seat in the current episode (``None`` before ``reset``).
+    """
+
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS}
+
+    def __init__(
+        self,
+        game_name: str,
+        opponent: Any = "random",
+        learner_seat: int | None = None,
+        observation_format: str = "array",
+        illegal_action_penalty: float = -1.0,
+        render_mode: str | None = None,
+        preset: str | None = None,
+        **config: Any,
+    ) -> None:
+        check_render_mode(render_mode)
+        check_observation_format(observation_format)
+        self.game = make_game(game_name, preset=preset, **config)
+        spec = self.game.spec
+        if learner_seat is not None:
+            check_int("learner_seat", learner_seat, 0, spec.num_players - 1)
+        self.game_name = game_name
+        self.fixed_seat = None if learner_seat is None else int(learner_seat)
+        self.observation_format = observation_format
+        self.illegal_action_penalty = _as_penalty(illegal_action_penalty)
+        self.render_mode = render_mode
+        self.metadata = {**type(self).metadata, "render_modes": list(RENDER_MODES)}
+        self.observation_space = masked_observation_space(spec, observation_format)
+        self.action_space = spaces.Discrete(spec.num_actions)
+        self.opponents = make_opponents(opponent, game_name, spec.num_players - 1)
+        self.game_state: Any = None
+        self.learner_seat: int | None = None
+        self._seat_opponent: dict[int, Opponent] = {}
+        self._done = True
+        self._window: HumanWindow | None = None
+
+    # -- reset / step ---------------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[ObsDict, dict]:
+        """Start a game and let opponents move until the learner's turn.
+
+        Args:
+            seed: Reseeds ``np_random`` (and the opponents that have ``reseed``).
+            options: ``{"learner_seat": int}`` overrides the seat for this episode.
+
+        Returns:
+            The learner's observation and ``{"action_mask": bool array, "learner_seat": int}``.
+        """
+        super().reset(seed=seed)
+        if seed is not None:
+            self._reseed_opponents()
+        seat_option = (options or {}).get("learner_seat", self.fixed_seat)
+        for _ in range(MAX_NEW_GAMES):
+            self._start_game(self._choose_seat(seat_option))
+            if not self.game.is_terminal(self.game_state):
+                break
+        else:
+            raise RuntimeError(f"every one of {MAX_NEW_GAMES} new games ended before the learner's first move")
+        self._done = False
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), self._info()
+
+    def step(self, action: Any) -> tuple[ObsDict, float, bool, bool, dict]:
+        """Play the learner's ``action``, then the opponents' moves until the learner's turn or the end.
+
+        An illegal action does not raise: it ends the episode with ``illegal_action_penalty`` and
+        ``info["illegal_action"] = True`` (checkers sample unmasked actions).
+        """
+        if self.game_state is None or self._done:
+            raise RuntimeError("the episode is over (or never started): call reset()")
+        action = int(action)
+        if not self._is_legal(action):
+            return self._illegal_step()
+        self.game_state = self.game.apply(self.game_state, action)
+        self._play_opponents()
+        terminal = self.game.is_terminal(self.game_state)
+        truncated = terminal and self.game.is_truncated(self.game_state)
+        reward = float(self.game.returns(self.game_state)[self.learner_seat]) if terminal else 0.0
+        self._done = terminal
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), reward, bool(terminal and not truncated), bool(truncated), self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """``bool[num_actions]``: the learner's legal actions now (all False once the episode is over)."""
+        state = self.game_state
+        if state is None or self._done or state.current_player != self.learner_seat:
+            return np.zeros(self.game.spec.num_actions, dtype=bool)
+        return np.array(self.game.legal_action_mask(state), dtype=bool)
+
+    def observation_of(self, player: int) -> ObsDict:
+        """The observation dict of ``player`` now, with its mask if it is to act (used for callable opponents)."""
+        state = self.game_state
+        mask = self.game.legal_action_mask(state) if state.current_player == player else None
+        return encode_observation(self.game, state, player, self.observation_format, mask)
+
+    # -- internals ------------------------------------------------------------------------------
+    def _choose_seat(self, seat_option: Any) -> int:
+        num_players = self.game.spec.num_players
+        if seat_option is None:
+            return int(self.np_random.integers(num_players))
+        check_int("learner_seat", seat_option, 0, num_players - 1)
+        return int(seat_option)
+
+    def _start_game(self, seat: int) -> None:
+        self.learner_seat = seat
+        self.game_state = self.game.initial_state(self.np_random)
+        others = [p for p in range(self.game.spec.num_players) if p != seat]
+        self._seat_opponent = dict(zip(others, self.opponents))
+        self._play_opponents()
+
+    def _reseed_opponents(self) -> None:
+        seen: set[int] = set()
+        for opponent in self.opponents:
+            agent = getattr(opponent, "agent", None)
+            if agent is None or id(agent) in seen or not callable(getattr(agent, "reseed", None)):
+                continue
+            seen.add(id(agent))
+            agent.reseed(int(self.np_random.integers(2**31 - 1)))
+
+    def _play_opponents(self) -> None:
+        while not self.game.is_terminal(self.game_state) and self.game_state.current_player != self.learner_seat:
+            player = self.game_state.current_player
+            action = self._seat_opponent[player].choose(self, player)
+            if not self._is_legal(action):
+                raise ValueError(f"the opponent in seat {player} chose the illegal action {action}")
+            self.game_state = self.game.apply(self.game_state, action)
+
+    def _is_legal(self, action: int) -> bool:
+        mask = self.game.legal_action_mask(self.game_state)
+        return 0 <= action < mask.shape[0] and bool(mask[action])
+
+    def _illegal_step(self) -> tuple[ObsDict, float, bool, bool, dict]:
+        self._done = True
+        info = self._info()
+        info["illegal_action"] = True
+        return self._observation(), self.illegal_action_penalty, True, False, info
+
+    def _observation(self) -> ObsDict:
+        mask = self.action_masks()
+        return encode_observation(self.game, self.game_state, self.learner_seat, self.observation_format, mask)
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.action_masks(), "learner_seat": int(self.learner_seat)}
+
+    # -- rendering and housekeeping -------------------------------------------------------------
+    def render(self) -> str | np.ndarray | None:
+        """``ansi``: the game's text; ``rgb_array``: ``uint8[H, W, 3]``; ``human``: draws a window, returns None."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        if self.game_state is None:
+            raise RuntimeError("call reset() before render()")
+        if self.render_mode == "human" and self._window is None:
+            self._window = HumanWindow(f"{self.game.spec.name} (single agent)", self.metadata["render_fps"])
+        return render_state(self.game, self.game_state, self.render_mode, self._window)
+
+    def close(self) -> None:
+        """Close the window of ``human`` rendering, if any; safe to call repeatedly."""
+        if self._window is not None:
+            self._window.close()
+            self._window = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_window"] = None
+        return state
+
+
+def _as_penalty(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise ValueError(f"illegal_action_penalty must be a number, got {value!r}")
+    return float(value)
+
+
+__all__ = [
+    "AgentOpponent",
+    "CallableOpponent",
+    "Opponent",
+    "RandomOpponent",
+    "SingleAgentEnv",
+    "load_heuristic_agent",
+    "make_opponent",
+    "make_opponents",
+]

@@ -1,0 +1,206 @@
+"""Play a game against an agent in the terminal.
+
+    python -m scripts.play                                   # Quoridor 9x9 against the heuristic agent
+    python -m scripts.play --config board_size=5 --opponent path --human-seat 1
+
+Type moves in the game's notation (for Quoridor: ``e2`` moves the pawn to e2, ``c3h``/``c3v`` place a wall).
+Commands: ``help``, ``moves``, ``undo`` (takes back your last move and the replies to it), ``quit``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from baselines.agent import Agent
+from baselines.factory import make_agent
+from boardenvs.core import Game
+from boardenvs.registry import make_game
+from scripts._args import parse_args, parse_config
+
+COMMANDS = {
+    "help": "show this help and some legal moves",
+    "moves": "list every legal move",
+    "undo": "take back your last move and the replies to it",
+    "quit": "leave the game (also: exit, or end of input)",
+}
+HELP_MOVES_SHOWN = 12
+
+
+@dataclass
+class Args:
+    """Play a boardenvs game against an agent in the terminal."""
+
+    game: str = "quoridor"
+    """Game name (see boardenvs.list_games())."""
+    config: list[str] = field(default_factory=list)
+    """Game config as key=value pairs, e.g. board_size=5 num_players=4."""
+    opponent: str = "heuristic"
+    """Agent that plays every other seat: random, or the game's scripted agents (Quoridor: path, heuristic)."""
+    human_seat: int = 0
+    """Your seat; seat 0 moves first."""
+    seed: int = 0
+    """Seed of the game setup and of the opponents."""
+
+
+@dataclass
+class PlayResult:
+    """How a session ended.
+
+    Attributes:
+        finished: True if the game reached its end, False if the player quit.
+        returns: final returns per seat (``None`` when the player quit).
+        actions: the moves of the game as it stands at the end (undone moves excluded).
+    """
+
+    finished: bool
+    returns: np.ndarray | None
+    actions: list[int]
+
+
+class _Quit(Exception):
+    """The player asked to leave."""
+
+
+class PlaySession:
+    """One human against agents; keeps the history so that moves can be taken back."""
+
+    def __init__(
+        self,
+        game: Game,
+        human_seat: int,
+        opponents: dict[int, Agent],
+        seed: int,
+        input_fn: Callable[[str], str],
+        output: Callable[[str], Any],
+    ) -> None:
+        self.game, self.human_seat, self.opponents = game, human_seat, opponents
+        self.view_rng = np.random.default_rng(seed)
+        self.states = [game.initial_state(np.random.default_rng(seed))]
+        self.actions: list[int] = []
+        self.input_fn, self.output = input_fn, output
+
+    @property
+    def state(self) -> Any:
+        return self.states[-1]
+
+    def run(self) -> PlayResult:
+        """Play until the game ends or the player quits."""
+        rivals = ", ".join(sorted({agent.name for agent in self.opponents.values()}))
+        self.output(f"You play seat {self.human_seat} against {rivals}. Type 'help' for commands.")
+        try:
+            while not self.game.is_terminal(self.state):
+                if self.state.current_player == self.human_seat:
+                    self._human_turn()
+                else:
+                    self._agent_turn()
+        except _Quit:
+            self.output("Bye.")
+            return PlayResult(False, None, list(self.actions))
+        self._show_result()
+        return PlayResult(True, self.game.returns(self.state), list(self.actions))
+
+    def _push(self, action: int) -> None:
+        self.states.append(self.game.apply(self.state, action))
+        self.actions.append(action)
+
+    def _agent_turn(self) -> None:
+        player = self.state.current_player
+        agent = self.opponents[player]
+        action = agent.act(self.game, self.game.determinize(self.state, player, self.view_rng), player)
+        self.output(f"{agent.name} (seat {player}) plays {self.game.action_to_str(self.state, action)}")
+        self._push(action)
+
+    def _human_turn(self) -> None:
+        """Show the board and read commands until one of them changes the position."""
+        self.output(self.game.to_text(self.state))
+        while True:
+            try:
+                line = self.input_fn(f"your move (seat {self.human_seat})> ").strip()
+            except EOFError:
+                raise _Quit from None
+            if self._handle(line):
+                return
+
+    def _handle(self, line: str) -> bool:
+        """Carry out one input line; True when the position changed."""
+        command = line.lower()
+        if command in ("quit", "exit"):
+            raise _Quit
+        if command in ("help", "?", "moves"):
+            self.output(self._help_text(every_move=command == "moves"))
+            return False
+        if command == "undo":
+            return self._undo()
+        try:
+            action = self.game.parse_action(self.state, line)
+        except ValueError as error:
+            self.output(f"{error}. Try again, or type 'help'.")
+            return False
+        self._push(action)
+        return True
+
+    def _undo(self) -> bool:
+        """Go back to just before the human's last move; False if there is none."""
+        human_plies = [ply for ply, state in enumerate(self.states[:-1]) if state.current_player == self.human_seat]
+        if not human_plies:
+            self.output("Nothing to undo.")
+            return False
+        last = human_plies[-1]
+        replies = len(self.actions) - last - 1
+        del self.states[last + 1 :], self.actions[last:]
+        self.output(f"Took back your last move and {replies} repl{'y' if replies == 1 else 'ies'}.")
+        return True
+
+    def _help_text(self, every_move: bool) -> str:
+        moves = [self.game.action_to_str(self.state, int(a)) for a in self.game.legal_actions(self.state)]
+        shown = moves if every_move else moves[:HELP_MOVES_SHOWN]
+        lines = ["Type a move in the game's notation, or a command:"]
+        lines += [f"  {name:6} {meaning}" for name, meaning in COMMANDS.items()]
+        more = "" if len(shown) == len(moves) else f" ... ({len(moves)} in all; 'moves' lists them)"
+        lines.append(f"Legal moves: {' '.join(shown)}{more}")
+        return "\n".join(lines)
+
+    def _show_result(self) -> None:
+        returns = self.game.returns(self.state)
+        self.output(self.game.to_text(self.state))
+        verdict = _verdict(returns, self.human_seat, self.game.is_truncated(self.state))
+        self.output(f"Game over after {len(self.actions)} moves. {verdict} Returns: {np.round(returns, 3).tolist()}")
+
+
+def _verdict(returns: np.ndarray, seat: int, truncated: bool) -> str:
+    """A sentence about the result from the point of view of ``seat``."""
+    if truncated:
+        return "The game reached its length limit."
+    best = returns.max()
+    if returns[seat] < best:
+        return "You lose."
+    return "You win!" if (returns == best).sum() == 1 else "Draw."
+
+
+def main(args: Args, input_fn: Callable[[str], str] = input, output: Callable[[str], Any] = print) -> PlayResult:
+    """Play one game in the terminal (tests pass scripted ``input_fn`` and a collecting ``output``)."""
+    game = make_game(args.game, **parse_config(args.config))
+    num_players = game.spec.num_players
+    if not 0 <= args.human_seat < num_players:
+        raise ValueError(f"human_seat must be in 0..{num_players - 1}, got {args.human_seat}")
+    seeds = np.random.SeedSequence([args.seed, 2]).generate_state(num_players)
+    opponents = {
+        seat: make_agent(args.opponent, args.game, seed=int(seeds[seat]))
+        for seat in range(num_players)
+        if seat != args.human_seat
+    }
+    return PlaySession(game, args.human_seat, opponents, args.seed, input_fn, output).run()
+
+
+def cli(argv: list[str] | None = None) -> None:
+    """Entry point of ``python -m scripts.play``."""
+    main(parse_args(Args, argv if argv is not None else sys.argv[1:], description=__doc__))
+
+
+if __name__ == "__main__":
+    cli()

@@ -1,0 +1,87 @@
+"""Run a tournament between agents and print the ranking (the project's main demo).
+
+    python -m scripts.tournament                              # Quoridor 9x9: random, path, heuristic
+    python -m scripts.tournament --config board_size=9 num_players=4 --games-per-pairing 40
+    python -m scripts.tournament --csv results.csv --png results.png
+
+Every lineup of agents plays ``games_per_pairing`` games on the same game seeds, rotating the seats so every
+agent plays every seat equally often (the schedule is described in ``baselines.arena``).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, field
+from functools import partial
+
+from baselines.arena import TournamentResult, tournament
+from baselines.factory import make_agent
+from boardenvs.registry import make_game
+from scripts._args import parse_args, parse_config
+
+
+@dataclass
+class Args:
+    """Run a seat-rotated tournament between agents and print the ranking."""
+
+    game: str = "quoridor"
+    """Game name (see boardenvs.list_games())."""
+    config: list[str] = field(default_factory=list)
+    """Game config as key=value pairs, e.g. board_size=5 num_players=4."""
+    agents: str = "random,path,heuristic"
+    """Comma-separated agent names: random, plus the game's scripted agents (Quoridor: path, heuristic)."""
+    games_per_pairing: int = 100
+    """Games per lineup of agents; a multiple of the number of players (the seat rotations)."""
+    seed: int = 0
+    """Tournament seed: the common game seeds and the agents' seeds derive from it."""
+    csv: str = ""
+    """If set, write the ranking as CSV to this path."""
+    png: str = ""
+    """If set, save the win-rate and pairwise plot as PNG to this path."""
+    progress: bool = True
+    """Show a progress bar (--no-progress turns it off)."""
+
+
+def agent_names(agents: str) -> list[str]:
+    """The names in a comma-separated list; ``ValueError`` on an empty list or a repeated name."""
+    names = [name.strip() for name in agents.split(",") if name.strip()]
+    if len(names) < 2:
+        raise ValueError(f"a tournament needs at least 2 agents, got {agents!r}")
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise ValueError(f"agent names must be distinct, repeated: {repeated}")
+    return names
+
+
+def main(args: Args) -> TournamentResult:
+    """Play the tournament described by ``args``; write the CSV and PNG if asked; return the result."""
+    game = make_game(args.game, **parse_config(args.config))
+    names = agent_names(args.agents)
+    for name in names:
+        make_agent(name, args.game)  # fail fast, listing the choices, before any game is played
+    factories = {name: partial(make_agent, name, args.game) for name in names}
+    result = tournament(game, factories, args.games_per_pairing, seed=args.seed, progress=args.progress)
+    if args.csv:
+        result.to_csv(args.csv)
+    if args.png:
+        result.plot(args.png)
+    return result
+
+
+def cli(argv: list[str] | None = None) -> None:
+    """Entry point of ``python -m scripts.tournament``: run, then print the table and the run time."""
+    args = parse_args(Args, argv if argv is not None else sys.argv[1:], description=__doc__)
+    started = time.perf_counter()
+    result = main(args)
+    elapsed = time.perf_counter() - started
+    config = " ".join(args.config) or "default config"
+    print(f"{args.game} ({config}): {len(result.records)} games in {elapsed:.1f} s, seed {args.seed}\n")
+    print(result.table())
+    for path in (args.csv, args.png):
+        if path:
+            print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    cli()

@@ -1,0 +1,634 @@
+"""Tests of the PettingZoo AEC adapter (``boardenvs.aec``) and the env registration (``boardenvs.envs``).
+
+Every test that takes a ``case`` runs for the toy games below and for every game in ``boardenvs.list_games()``
+(its default config plus the configs of ``EXTRA_CONFIGS``, or its presets), so new games are covered
+automatically. This module also defines the toy games and helpers that ``test_single_agent`` imports.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import os
+import pickle
+import subprocess
+import sys
+import warnings
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import numpy as np  # noqa: E402
+import pettingzoo  # noqa: E402
+import pytest  # noqa: E402
+
+with warnings.catch_warnings():  # pettingzoo.test imports classic envs through their deprecated modules
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel  # noqa: E402
+
+import boardenvs  # noqa: E402
+from boardenvs.aec import BoardGameAEC, agent_name, env, new_events  # noqa: E402
+from boardenvs.core import TERMINAL, Game, GameSpec, ObservationField, check_int, winner_returns  # noqa: E402
+from boardenvs.envs import aec_env_id, register_envs  # noqa: E402
+from boardenvs.registry import game_entry, list_games, list_presets, register_game  # noqa: E402
+from tests.toy_games import TicTacToe  # noqa: E402
+
+pytestmark = [
+    pytest.mark.filterwarnings("ignore::UserWarning:pettingzoo"),
+    pytest.mark.filterwarnings("ignore::UserWarning:gymnasium"),
+]
+
+
+# -- a second toy game: irregular turn order, vector observations, events, a move cap -----------
+@dataclass(frozen=True)
+class CountDownConfig:
+    num_players: int = 2
+    start: int = 10
+    cap: int = 50
+
+    def __post_init__(self) -> None:
+        check_int("num_players", self.num_players, 2, 4)
+        check_int("start", self.start, 1)
+        check_int("cap", self.cap, 1)
+
+
+class CountDownState:
+    def __init__(self, counter: int, current_player: int, ply: int = 0) -> None:
+        self.counter = counter
+        self.current_player = current_player
+        self.ply = ply
+        self.truncated = False
+        self.winner: int | None = None
+        self.events: tuple[tuple[int, int], ...] = ()
+
+    def copy(self) -> CountDownState:
+        new = CountDownState(self.counter, self.current_player, self.ply)
+        new.truncated, new.winner, new.events = self.truncated, self.winner, self.events
+        return new
+
+    def key(self) -> bytes:
+        return repr((self.counter, self.current_player, self.ply, self.truncated, self.winner)).encode()
+
+
+class CountDown(Game[CountDownState]):
+    """Players count down a shared counter; whoever brings it to 0 wins; ``cap`` plies end it as a draw.
+
+    Actions: 0 takes one (next player moves), 1 takes two and moves again, 2 takes one and skips the next
+    player. The first player comes from the rng. Observation (vector): [counter / start, one-hot of the player
+    to move relative to me]. ``state.events`` logs ``(player, action)``.
+    """
+
+    name = "toy_countdown"
+    version = 0
+    config_class = CountDownConfig
+
+    def _make_spec(self) -> GameSpec:
+        n = self.config.num_players
+        fields = (
+            ObservationField("counter", 0, 1, 0, 1, "counter / start"),
+            ObservationField("to_move", 1, 1 + n, 0, 1, "player to move, relative to me"),
+        )
+        return GameSpec(self.name, self.version, n, 3, (1 + n,), fields, self.config.cap, True, True, "vector")
+
+    def initial_state(self, rng: np.random.Generator) -> CountDownState:
+        return CountDownState(self.config.start, int(rng.integers(self.config.num_players)))
+
+    def legal_action_mask(self, state: CountDownState) -> np.ndarray:
+        if state.current_player == TERMINAL:
+            return np.zeros(3, dtype=bool)
+        return np.array([True, state.counter >= 2, True])
+
+    def apply(self, state: CountDownState, action: int) -> CountDownState:
+        action = self.check_action(state, action)
+        player, n = state.current_player, self.config.num_players
+        new = state.copy()
+        new.counter -= 2 if action == 1 else 1
+        new.ply += 1
+        new.events = state.events + ((player, action),)
+        new.current_player = (player + (0, 0, 1)[action] + (1, 0, 1)[action]) % n
+        if new.counter <= 0:
+            new.current_player, new.winner = TERMINAL, player
+        elif new.ply >= self.config.cap:
+            new.current_player, new.truncated = TERMINAL, True
+        return new
+
+    def returns(self, state: CountDownState) -> np.ndarray:
+        if state.current_player != TERMINAL:
+            return np.zeros(self.config.num_players, dtype=np.float32)
+        return winner_returns(self.config.num_players, state.winner)
+
+    def observe(self, state: CountDownState, player: int) -> np.ndarray:
+        obs = np.zeros(1 + self.config.num_players, dtype=np.float32)
+        obs[0] = max(state.counter, 0) / self.config.start
+        if state.current_player != TERMINAL:
+            obs[1 + (state.current_player - player) % self.config.num_players] = 1.0
+        return obs
+
+    def action_to_str(self, state: CountDownState, action: int) -> str:
+        return ("one", "two", "skip")[action]
+
+    def to_text(self, state: CountDownState) -> str:
+        return f"counter {state.counter}, to move {state.current_player}"
+
+
+class FirstLegalAgent:
+    """A scripted agent for tests: plays the lowest legal action and records what it was given."""
+
+    name = "first_legal"
+
+    def __init__(self) -> None:
+        self.seeds: list[int] = []
+        self.views: list[Any] = []
+
+    def act(self, game: Game, view: Any, player: int) -> int:
+        self.views.append(view)
+        return int(game.legal_actions(view)[0])
+
+    def reseed(self, seed: int) -> None:
+        self.seeds.append(seed)
+
+
+TOY_GAMES: dict[str, tuple[type[Game], str]] = {
+    "toy_tictactoe": (TicTacToe, "tests.test_aec:FirstLegalAgent"),
+    "toy_countdown": (CountDown, ""),
+}
+
+
+def ensure_toy_games_registered() -> None:
+    """Register the toy games and their envs (tests only; the package never sees them)."""
+    for name, (game_class, heuristic) in TOY_GAMES.items():
+        if name not in list_games():
+            register_game(name, game_class, gym_name=name.title().replace("_", ""), heuristic_agent=heuristic)
+        register_envs(name)
+
+
+ensure_toy_games_registered()
+
+
+# -- the cases every generic test runs over ------------------------------------------------------
+EXTRA_CONFIGS: dict[str, list[dict[str, Any]]] = {
+    "quoridor": [{"board_size": 5}, {"num_players": 4, "board_size": 5}],
+    "toy_countdown": [{"num_players": 3}, {"num_players": 4, "start": 30, "cap": 12}],
+}
+"""Configs tested besides the default one; a game not listed here is tested with its presets."""
+
+
+class Case(NamedTuple):
+    name: str
+    config: dict[str, Any]
+
+    def make_raw(self, **kwargs: Any) -> BoardGameAEC:
+        return BoardGameAEC(self.name, **self.config, **kwargs)
+
+    def make_env(self, **kwargs: Any) -> Any:
+        return env(self.name, **self.config, **kwargs)
+
+
+def game_cases() -> list[Any]:
+    """``pytest.param(Case)`` for every registered game and config."""
+    cases = []
+    for name in list_games():
+        configs = EXTRA_CONFIGS.get(name, [{"preset": p} for p in list_presets(name)])
+        for config in [{}, *configs]:
+            label = ",".join(f"{k}={v}" for k, v in config.items()) or "default"
+            cases.append(pytest.param(Case(name, config), id=f"{name}[{label}]"))
+    return cases
+
+
+CASES = game_cases()
+
+
+def random_legal(rng: np.random.Generator, mask: np.ndarray) -> int:
+    return int(rng.choice(np.flatnonzero(mask)))
+
+
+def play_tictactoe(raw: BoardGameAEC, moves: list[int]) -> None:
+    for move in moves:
+        raw.step(move)
+
+
+# -- PettingZoo's own test suite -------------------------------------------------------------------
+@pytest.mark.parametrize("case", CASES)
+def test_api_test_passes(case: Case) -> None:
+    api_test(case.make_env(), num_cycles=40)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_api_test_passes_with_dict_observations(case: Case) -> None:
+    api_test(case.make_env(observation_format="dict"), num_cycles=20)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_seed_test_passes(case: Case) -> None:
+    seed_test(functools.partial(case.make_env), num_cycles=30)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_render_test_passes(case: Case) -> None:
+    def make(render_mode: str | None = None) -> Any:
+        wrapped = case.make_env(render_mode=render_mode)
+        wrapped.unwrapped.metadata["render_fps"] = 1000  # keep the human mode fast
+        return wrapped
+
+    render_test(make)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_parallel_api_test_passes_on_turn_based_conversion(case: Case) -> None:
+    parallel_api_test(turn_based_aec_to_parallel(case.make_env()), num_cycles=30)
+
+
+# -- spaces, observations, metadata --------------------------------------------------------------
+@pytest.mark.parametrize("case", CASES)
+def test_spaces_are_cached_and_built_from_the_fields(case: Case) -> None:
+    raw = case.make_raw()
+    spec = raw.game.spec
+    assert raw.possible_agents == [f"player_{i}" for i in range(spec.num_players)]
+    for agent in raw.possible_agents:
+        assert raw.observation_space(agent) is raw.observation_space(agent)
+        assert raw.action_space(agent) is raw.action_space(agent)
+        assert raw.action_space(agent).n == spec.num_actions
+        box = raw.observation_space(agent)["observation"]
+        assert box.dtype == np.float32 and box.shape == spec.observation_shape
+        mask_space = raw.observation_space(agent)["action_mask"]
+        assert mask_space.dtype == np.int8 and mask_space.shape == (spec.num_actions,)
+    for f in spec.observation_fields:
+        assert np.all(box.low[f.start : f.stop] == f.low) and np.all(box.high[f.start : f.stop] == f.high)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_dict_observations_are_the_named_fields(case: Case) -> None:
+    raw, flat = case.make_raw(observation_format="dict"), case.make_raw()
+    raw.reset(seed=3)
+    flat.reset(seed=3)
+    spec = raw.game.spec
+    space = raw.observation_space("player_0")["observation"]
+    assert set(space.spaces) == {f.name for f in spec.observation_fields}
+    for agent in raw.possible_agents:
+        obs, array = raw.observe(agent), flat.observe(agent)["observation"]
+        assert raw.observation_space(agent).contains(obs)
+        for f in spec.observation_fields:
+            np.testing.assert_array_equal(obs["observation"][f.name], array[f.start : f.stop])
+            assert space[f.name].low.min() == f.low and space[f.name].high.max() == f.high
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_observe_works_for_every_agent_and_returns_fresh_arrays(case: Case) -> None:
+    raw = case.make_raw()
+    raw.reset(seed=1)
+    state = raw.game_state
+    for player, agent in enumerate(raw.possible_agents):
+        acting = player == state.current_player
+        expected_mask = raw.game.legal_action_mask(state) if acting else np.zeros(raw.game.spec.num_actions)
+        obs = raw.observe(agent)
+        np.testing.assert_array_equal(obs["observation"], raw.game.observe(state, player))
+        np.testing.assert_array_equal(obs["action_mask"], expected_mask.astype(np.int8))
+        assert obs["action_mask"].dtype == np.int8
+        obs["observation"][...] = 123.0
+        obs["action_mask"][...] = 1
+        again = raw.observe(agent)
+        np.testing.assert_array_equal(again["observation"], raw.game.observe(state, player))
+        np.testing.assert_array_equal(again["action_mask"], expected_mask.astype(np.int8))
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_metadata_follows_pettingzoo_classic(case: Case) -> None:
+    raw = case.make_raw()
+    spec = raw.game.spec
+    assert raw.metadata == {
+        "name": f"{spec.name}_v{spec.version}",
+        "render_modes": ["ansi", "rgb_array", "human"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+    assert str(raw) == f"{spec.name}_v{spec.version}"
+
+
+# -- rewards, terminations, truncations -------------------------------------------------------------
+@pytest.mark.parametrize("case", CASES)
+def test_a_random_game_keeps_the_books_right(case: Case) -> None:
+    raw = case.make_raw()
+    raw.reset(seed=7)
+    rng = np.random.default_rng(7)
+    game, plies = raw.game, 0
+    while not game.is_terminal(raw.game_state):
+        state = raw.game_state
+        assert raw.agent_selection == agent_name(state.current_player)
+        obs = raw.observe(raw.agent_selection)
+        raw.step(random_legal(rng, obs["action_mask"]))
+        plies += 1
+        if not game.is_terminal(raw.game_state):
+            assert all(r == 0.0 for r in raw.rewards.values())
+            assert not any(raw.terminations.values()) and not any(raw.truncations.values())
+    assert plies <= game.spec.max_game_length
+    returns = game.returns(raw.game_state)
+    assert raw.rewards == {agent_name(p): float(returns[p]) for p in range(len(returns))}
+    assert all(type(r) is float for r in raw.rewards.values())
+    truncated = game.is_truncated(raw.game_state)
+    assert all(v is truncated for v in raw.truncations.values())
+    assert all(v is (not truncated) for v in raw.terminations.values())
+    finish_with_dead_steps(raw, returns)
+
+
+def finish_with_dead_steps(raw: BoardGameAEC, returns: np.ndarray) -> None:
+    """Step every finished agent with None; ``last()`` must report each one's final return."""
+    seen = set()
+    while raw.agents:
+        agent = raw.agent_selection
+        _, reward, terminated, truncated, info = raw.last()
+        assert terminated or truncated
+        assert reward == pytest.approx(float(returns[int(agent.split("_")[1])]))
+        assert isinstance(info, dict)
+        seen.add(agent)
+        raw.step(None)
+    assert seen == set(raw.possible_agents)
+
+
+def test_winner_gets_plus_one_and_loser_minus_one_in_the_deciding_step() -> None:
+    raw = BoardGameAEC("toy_tictactoe")
+    raw.reset(seed=0)
+    play_tictactoe(raw, [0, 3, 1, 4])
+    assert raw.rewards == {"player_0": 0.0, "player_1": 0.0}
+    raw.step(2)  # x completes the top row
+    assert raw.rewards == {"player_0": 1.0, "player_1": -1.0}
+    assert raw._cumulative_rewards == {"player_0": 1.0, "player_1": -1.0}
+    assert raw.terminations == {"player_0": True, "player_1": True}
+    assert raw.truncations == {"player_0": False, "player_1": False}
+    assert raw.agent_selection == "player_1"
+    assert raw.last()[1:4] == (-1.0, True, False)
+    assert not raw.observe("player_0")["action_mask"].any()
+    raw.step(None)
+    assert raw.agents == ["player_0"] and raw.last()[1] == 1.0
+    raw.step(None)
+    assert raw.agents == []
+
+
+def test_last_reports_accumulated_rewards_through_the_wrappers() -> None:
+    wrapped = env("toy_tictactoe")
+    wrapped.reset(seed=0)
+    for move in [3, 0, 4, 1, 8, 2]:  # o (player_1) completes the top row
+        wrapped.step(move)
+    assert wrapped.rewards == {"player_0": -1.0, "player_1": 1.0}
+    assert wrapped.agent_selection == "player_0"
+    assert wrapped.last()[1] == -1.0
+
+
+def test_a_draw_terminates_with_zero_rewards() -> None:
+    raw = BoardGameAEC("toy_tictactoe")
+    raw.reset()
+    play_tictactoe(raw, [0, 1, 2, 4, 3, 5, 7, 6, 8])
+    assert raw.rewards == {"player_0": 0.0, "player_1": 0.0}
+    assert all(raw.terminations.values()) and not any(raw.truncations.values())
+
+
+def test_the_move_cap_truncates_every_agent() -> None:
+    raw = BoardGameAEC("toy_countdown", num_players=3, cap=3)
+    raw.reset(seed=0)
+    for _ in range(3):
+        raw.step(0)
+    assert raw.truncations == dict.fromkeys(raw.possible_agents, True)
+    assert raw.terminations == dict.fromkeys(raw.possible_agents, False)
+    assert raw.rewards == dict.fromkeys(raw.possible_agents, 0.0)
+    finish_with_dead_steps(raw, np.zeros(3))
+
+
+def test_turn_order_comes_from_the_state_never_assumed_to_alternate() -> None:
+    raw = BoardGameAEC("toy_countdown", num_players=3, start=20)
+    raw.reset(seed=0)
+    first = raw.game_state.current_player
+    raw.step(1)  # takes two and moves again
+    assert raw.agent_selection == agent_name(first)
+    raw.step(2)  # takes one and skips the next player
+    assert raw.agent_selection == agent_name((first + 2) % 3)
+    raw.step(0)
+    assert raw.agent_selection == agent_name(first)
+
+
+def test_rewards_of_a_repeating_winner_are_counted_once() -> None:
+    raw = BoardGameAEC("toy_countdown", start=4)
+    raw.reset(seed=0)
+    winner = raw.game_state.current_player
+    raw.step(1)
+    raw.step(1)  # the same player again, reaching zero
+    expected = {agent_name(winner): 1.0, agent_name(1 - winner): -1.0}
+    assert raw.rewards == expected and raw._cumulative_rewards == expected
+
+
+def test_new_events_are_passed_through_infos() -> None:
+    raw = BoardGameAEC("toy_countdown", num_players=3, start=20)
+    raw.reset(seed=0)
+    assert raw.infos == {agent: {} for agent in raw.possible_agents}
+    first = raw.game_state.current_player
+    raw.step(2)
+    assert all(info == {"events": [(first, 2)]} for info in raw.infos.values())
+    raw.step(0)
+    assert all(info["events"] == [((first + 2) % 3, 0)] for info in raw.infos.values())
+    assert raw.infos["player_0"] is not raw.infos["player_1"]
+    tictactoe = BoardGameAEC("toy_tictactoe")
+    tictactoe.reset()
+    tictactoe.step(0)
+    assert tictactoe.infos == {"player_0": {}, "player_1": {}}
+
+
+def test_new_events_reads_a_growing_log_or_a_fresh_list() -> None:
+    class S:
+        def __init__(self, events: Any) -> None:
+            self.events = events
+
+    assert new_events(S([1, 2]), S([1, 2, 3])) == [3]
+    assert new_events(S([1, 2]), S([7])) == [7]
+    assert new_events(object(), object()) is None
+
+
+# -- illegal actions ------------------------------------------------------------------------------
+def test_an_illegal_action_raises_in_the_raw_env_naming_action_and_agent() -> None:
+    raw = BoardGameAEC("toy_tictactoe")
+    raw.reset()
+    raw.step(4)
+    key = raw.game_state.key()
+    with pytest.raises(ValueError, match=r"illegal action 4 for agent player_1"):
+        raw.step(4)
+    with pytest.raises(ValueError, match="player_1"):
+        raw.step(None)
+    assert raw.game_state.key() == key and raw.agent_selection == "player_1"
+
+
+def test_the_env_factory_penalises_an_illegal_action() -> None:
+    wrapped = env("toy_tictactoe")
+    wrapped.reset()
+    wrapped.step(4)
+    wrapped.last()
+    wrapped.step(4)  # illegal for player_1
+    assert wrapped.rewards == {"player_0": 0, "player_1": -1.0}
+    assert all(wrapped.terminations.values()) and all(wrapped.truncations.values())
+    rewards = {}
+    for agent in wrapped.agent_iter():
+        rewards[agent] = wrapped.last()[1]
+        wrapped.step(None)
+    assert rewards == {"player_0": 0, "player_1": -1.0}
+
+
+def test_the_env_factory_uses_classic_wrapper_order() -> None:
+    wrapped = env("toy_tictactoe")
+    names = []
+    layer = wrapped
+    while hasattr(layer, "env"):
+        names.append(type(layer).__name__)
+        layer = layer.env
+    assert names == ["OrderEnforcingWrapper", "AssertOutOfBoundsWrapper", "TerminateIllegalWrapper"]
+    assert isinstance(layer, BoardGameAEC) and wrapped.unwrapped is layer
+    wrapped.reset()
+    with pytest.raises(AssertionError):
+        wrapped.step(99)
+
+
+# -- seeding, copying, rendering ------------------------------------------------------------------
+@pytest.mark.parametrize("case", CASES)
+def test_same_seed_gives_the_same_game(case: Case) -> None:
+    def trajectory(seed: int) -> list[bytes]:
+        raw = case.make_raw()
+        raw.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        keys = [raw.game_state.key()]
+        for _ in range(12):
+            if raw.game.is_terminal(raw.game_state):
+                break
+            raw.step(random_legal(rng, raw.observe(raw.agent_selection)["action_mask"]))
+            keys.append(raw.game_state.key())
+        return keys
+
+    assert trajectory(5) == trajectory(5)
+
+
+def test_reset_with_a_seed_reseeds_np_random() -> None:
+    raw = BoardGameAEC("toy_countdown", num_players=4)
+    firsts = set()
+    for seed in range(12):
+        raw.reset(seed=seed)
+        firsts.add(raw.game_state.current_player)
+        raw.reset(seed=seed)
+        assert raw.np_random_seed == seed
+    assert len(firsts) > 1
+    raw.reset()  # unseeded resets work too
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_pickle_rebuilds_and_deepcopy_keeps_the_game(case: Case) -> None:
+    raw = case.make_raw(render_mode="ansi")
+    raw.reset(seed=2)
+    raw.step(int(np.flatnonzero(raw.observe(raw.agent_selection)["action_mask"])[0]))
+    clone = copy.deepcopy(raw)
+    assert clone.game_state is not raw.game_state and clone.game_state.key() == raw.game_state.key()
+    assert clone.agent_selection == raw.agent_selection and clone.render() == raw.render()
+    action = int(np.flatnonzero(clone.observe(clone.agent_selection)["action_mask"])[0])
+    clone.step(action)
+    assert clone.game_state.key() != raw.game_state.key()
+    rebuilt = pickle.loads(pickle.dumps(raw))
+    assert type(rebuilt) is type(raw) and rebuilt.game == raw.game and rebuilt.render_mode == "ansi"
+    wrapped = pickle.loads(pickle.dumps(case.make_env()))
+    wrapped.reset(seed=0)
+
+
+def test_render_modes_return_text_pictures_and_nothing() -> None:
+    for mode, check in [
+        ("ansi", lambda r: r == "x..\n...\n..."),
+        ("rgb_array", lambda r: r.dtype == np.uint8 and r.ndim == 3 and r.shape[2] == 3),
+        ("human", lambda r: r is None),
+    ]:
+        raw = BoardGameAEC("toy_tictactoe", render_mode=mode)
+        raw.metadata["render_fps"] = 1000
+        assert raw._window is None  # nothing is opened before the first frame
+        raw.reset()
+        raw.step(0)
+        assert check(raw.render())
+        raw.close()
+        raw.close()
+        assert raw._window is None
+
+
+def test_render_without_a_mode_warns_and_returns_none() -> None:
+    raw = BoardGameAEC("toy_tictactoe")
+    raw.reset()
+    with pytest.warns(UserWarning, match="render"):
+        assert raw.render() is None
+
+
+# -- bad parameters ---------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"render_mode": "screen"}, ValueError, r"render_mode must be one of \[None, 'ansi', 'rgb_array', 'human'\]"),
+        ({"observation_format": "flat"}, ValueError, r"observation_format must be one of \['array', 'dict'\]"),
+        ({"first_player": 5}, ValueError, "first_player"),
+        ({"board": 3}, TypeError, "unknown config parameter"),
+        ({"preset": "nope"}, ValueError, "unknown preset"),
+    ],
+)
+def test_bad_parameters_raise_naming_them(kwargs: dict[str, Any], error: type, match: str) -> None:
+    with pytest.raises(error, match=match):
+        BoardGameAEC("toy_tictactoe", **kwargs)
+
+
+def test_unknown_game_and_missing_game_name_raise() -> None:
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        env("chess")
+    with pytest.raises(TypeError, match="game_name"):
+        BoardGameAEC()
+
+
+def test_using_the_raw_env_before_reset_raises() -> None:
+    raw = BoardGameAEC("toy_tictactoe")
+    with pytest.raises(RuntimeError, match="reset"):
+        raw.observe("player_0")
+    raw.reset()
+    with pytest.raises(ValueError, match="unknown agent"):
+        raw.observe("player_9")
+
+
+# -- registration and the per-game module -------------------------------------------------------------
+@pytest.mark.parametrize("name", list_games())
+def test_pettingzoo_make_builds_every_registered_game(name: str) -> None:
+    entry = game_entry(name)
+    env_id = f"boardenvs/{name}-v{entry.game_class.version}"
+    assert aec_env_id(name) == env_id
+    made = pettingzoo.make("aec", env_id, render_mode="ansi")
+    assert isinstance(made.unwrapped, BoardGameAEC) and made.unwrapped.game.spec.name == name
+    made.reset(seed=0)
+    assert isinstance(made.render(), str)
+    assert type(pettingzoo.make("aec", f"boardenvs/{name}").unwrapped) is BoardGameAEC  # latest version
+
+
+def test_pettingzoo_make_forwards_config() -> None:
+    made = pettingzoo.make("aec", "boardenvs/toy_countdown-v0", num_players=4, observation_format="dict")
+    assert made.possible_agents == ["player_0", "player_1", "player_2", "player_3"]
+    assert made.unwrapped.observation_format == "dict"
+
+
+def test_registering_again_is_harmless() -> None:
+    register_envs("toy_tictactoe")
+    boardenvs.envs.register_all_envs()
+
+
+def test_importing_boardenvs_imports_neither_torch_nor_pygame() -> None:
+    code = "import sys, boardenvs; print(sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'pygame')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.skipif("quoridor" not in list_games(), reason="the quoridor game is not registered yet")
+def test_quoridor_v0_is_importable_pettingzoo_style() -> None:
+    from boardenvs import quoridor_v0
+
+    assert issubclass(quoridor_v0.raw_env, BoardGameAEC)
+    assert quoridor_v0.raw_env.metadata["name"] == "quoridor_v0"
+    wrapped = quoridor_v0.env(board_size=5, render_mode="ansi")
+    assert wrapped.metadata["name"] == "quoridor_v0"
+    assert type(wrapped.unwrapped) is quoridor_v0.raw_env
+    api_test(wrapped, num_cycles=10)
+    raw = quoridor_v0.raw_env(board_size=5)
+    assert type(pickle.loads(pickle.dumps(raw))) is quoridor_v0.raw_env
+    with pytest.raises(ValueError, match="game_name must be 'quoridor'"):
+        quoridor_v0.raw_env("toy_tictactoe")

@@ -1,0 +1,373 @@
+"""Tests of the single-agent Gymnasium adapter (``boardenvs.single_agent``) and its ``gymnasium.make`` ids.
+
+Cases, toy games and helpers come from ``tests.test_aec`` (importing it registers the toy games).
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import os
+import pickle
+from typing import Any
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import gymnasium  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from stable_baselines3.common.env_checker import check_env as sb3_check_env  # noqa: E402
+
+from boardenvs.envs import gym_env_id  # noqa: E402
+from boardenvs.registry import game_entry, list_games  # noqa: E402
+from boardenvs.single_agent import SingleAgentEnv  # noqa: E402
+from tests.test_aec import CASES, Case, CountDownState, FirstLegalAgent, random_legal  # noqa: E402
+
+pytestmark = [
+    pytest.mark.filterwarnings("ignore::UserWarning:gymnasium"),
+    pytest.mark.filterwarnings("ignore::UserWarning:stable_baselines3"),
+]
+
+
+def make(case: Case, **kwargs: Any) -> SingleAgentEnv:
+    return SingleAgentEnv(case.name, **case.config, **kwargs)
+
+
+def scripted(moves: list[int]) -> Any:
+    """An opponent callable that plays ``moves`` in order."""
+    queue = list(moves)
+    return lambda obs, mask, rng: queue.pop(0)
+
+
+def play_episode(env: SingleAgentEnv, seed: int) -> list[tuple[Any, ...]]:
+    """A seeded episode with random legal learner moves; checks every transition against the spaces."""
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset(seed=seed)
+    trace: list[tuple[Any, ...]] = [(env.game_state.key(), info["learner_seat"])]
+    done = False
+    while not done:
+        assert env.observation_space.contains(obs)
+        np.testing.assert_array_equal(info["action_mask"], obs["action_mask"].astype(bool))
+        np.testing.assert_array_equal(env.action_masks(), info["action_mask"])
+        assert env.game_state.current_player == env.learner_seat
+        obs, reward, terminated, truncated, info = env.step(random_legal(rng, env.action_masks()))
+        assert type(reward) is float and type(terminated) is bool and type(truncated) is bool
+        done = terminated or truncated
+        trace.append((env.game_state.key(), reward, terminated, truncated))
+    assert not env.action_masks().any() and not obs["action_mask"].any()
+    assert reward == float(env.game.returns(env.game_state)[env.learner_seat])
+    assert truncated == env.game.is_truncated(env.game_state)
+    return trace
+
+
+# -- checkers ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("case", CASES)
+def test_gymnasium_check_env_passes(case: Case) -> None:
+    check_env(make(case))
+    check_env(make(case, observation_format="dict", learner_seat=0))
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_gymnasium_check_env_passes_on_gymnasium_make(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(SingleAgentEnv.metadata, "render_fps", 1000)  # keep the human mode fast
+    made = gymnasium.make(gym_env_id(case.name), **case.config)
+    check_env(made.unwrapped)
+    check_env(made)  # also builds every render mode through the spec
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_sb3_check_env_passes(case: Case) -> None:
+    sb3_check_env(make(case))
+    sb3_check_env(make(case, opponent="random", learner_seat=case_seats(case) - 1))
+
+
+def case_seats(case: Case) -> int:
+    return make(case).game.spec.num_players
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_random_episodes_stay_in_the_spaces_and_pay_the_final_return(case: Case) -> None:
+    env = make(case)
+    for seed in range(3):
+        play_episode(env, seed)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_same_seed_gives_the_same_episode(case: Case) -> None:
+    assert play_episode(make(case), 4) == play_episode(make(case), 4)
+
+
+# -- seats -----------------------------------------------------------------------------------------
+def test_a_random_seat_visits_every_seat_and_the_learner_moves_first_after_reset() -> None:
+    env = SingleAgentEnv("toy_countdown", num_players=3)
+    seats = set()
+    for seed in range(30):
+        _, info = env.reset(seed=seed)
+        seats.add(info["learner_seat"])
+        assert env.game_state.current_player == info["learner_seat"] == env.learner_seat
+    assert seats == {0, 1, 2}
+
+
+def test_a_fixed_seat_is_kept_and_options_can_override_it() -> None:
+    env = SingleAgentEnv("toy_countdown", num_players=4, learner_seat=2)
+    assert {env.reset(seed=s)[1]["learner_seat"] for s in range(8)} == {2}
+    assert env.reset(options={"learner_seat": 3})[1]["learner_seat"] == 3
+    with pytest.raises(ValueError, match="learner_seat"):
+        env.reset(options={"learner_seat": 4})
+
+
+def test_a_game_that_ends_before_the_learners_turn_is_replaced() -> None:
+    env = SingleAgentEnv("toy_countdown", start=1, learner_seat=1)
+    for seed in range(5):
+        env.reset(seed=seed)
+        assert env.game_state.current_player == 1 and env.action_masks().any()
+    env.game.initial_state = lambda rng: CountDownState(1, 0)  # the opponent always wins at once
+    with pytest.raises(RuntimeError, match="ended before the learner's first move"):
+        env.reset()
+
+
+# -- rewards and episode ends ----------------------------------------------------------------------
+def test_the_learner_wins_with_plus_one() -> None:
+    env = SingleAgentEnv("toy_tictactoe", opponent=scripted([3, 4]), learner_seat=0)
+    env.reset(seed=0)
+    assert env.step(0)[1:4] == (0.0, False, False)
+    env.step(1)
+    _, reward, terminated, truncated, _ = env.step(2)
+    assert (reward, terminated, truncated) == (1.0, True, False)
+
+
+def test_a_loss_caused_by_the_opponents_reply_is_seen_in_the_learners_step() -> None:
+    env = SingleAgentEnv("toy_tictactoe", opponent=scripted([3, 4, 5]), learner_seat=0)
+    env.reset(seed=0)
+    env.step(0)
+    env.step(8)
+    obs, reward, terminated, truncated, info = env.step(7)  # the opponent completes the middle row
+    assert (reward, terminated, truncated) == (-1.0, True, False)
+    assert not obs["action_mask"].any() and not info["action_mask"].any()
+
+
+def test_the_move_cap_truncates() -> None:
+    env = SingleAgentEnv("toy_countdown", opponent=lambda obs, mask, rng: 0, learner_seat=0, cap=3)
+    env.reset(seed=0)
+    done = False
+    while not done:
+        _, reward, terminated, truncated, _ = env.step(0)
+        done = terminated or truncated
+    assert (reward, terminated, truncated) == (0.0, False, True)
+
+
+def test_an_illegal_action_ends_the_episode_with_the_penalty() -> None:
+    env = SingleAgentEnv("toy_tictactoe", opponent=scripted([4]), learner_seat=0, illegal_action_penalty=-5)
+    env.reset()
+    env.step(0)
+    obs, reward, terminated, truncated, info = env.step(4)  # taken by the opponent
+    assert (reward, terminated, truncated) == (-5.0, True, False) and type(reward) is float
+    assert info["illegal_action"] is True and info["learner_seat"] == 0
+    assert not obs["action_mask"].any() and not env.action_masks().any()
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(1)
+    env.reset()
+    _, reward, terminated, truncated, info = env.step(99)  # out of range
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-5.0, True, False, True)
+
+
+def test_infos_and_observations_are_fresh_objects() -> None:
+    env = SingleAgentEnv("toy_tictactoe", learner_seat=0)
+    obs0, info0 = env.reset(seed=0)
+    obs1, _, _, _, info1 = env.step(0)
+    assert info0 is not info1 and info0["action_mask"] is not info1["action_mask"]
+    assert obs0["observation"] is not obs1["observation"]
+    mask = env.action_masks()
+    mask[:] = False
+    assert env.action_masks().any()
+
+
+# -- opponents --------------------------------------------------------------------------------------
+def test_random_opponents_move_before_the_learners_first_turn() -> None:
+    env = SingleAgentEnv("toy_tictactoe", learner_seat=1)
+    env.reset(seed=0)
+    assert (env.game_state.board >= 0).sum() == 1
+
+
+def test_the_heuristic_opponent_is_the_registered_agent_and_is_reseeded() -> None:
+    env = SingleAgentEnv("toy_tictactoe", opponent="heuristic", learner_seat=1)
+    agent = env.opponents[0].agent
+    assert isinstance(agent, FirstLegalAgent)
+    env.reset(seed=1)
+    assert env.game_state.board[0] == 0  # it played its first legal action
+    assert agent.views[-1] is not env.game_state  # a determinized copy, never the true state
+    env.reset()
+    assert len(agent.seeds) == 1  # unseeded resets leave the agent's stream alone
+    env.reset(seed=1)
+    assert agent.seeds[1] == agent.seeds[0]
+
+
+def test_each_seat_gets_its_own_heuristic_agent() -> None:
+    env = SingleAgentEnv("toy_tictactoe", opponent="heuristic")
+    other = SingleAgentEnv("toy_tictactoe", opponent=["heuristic"])
+    assert isinstance(other.opponents[0].agent, FirstLegalAgent)
+    assert env.opponents[0].agent is not other.opponents[0].agent
+
+
+def test_heuristic_needs_a_registered_agent() -> None:
+    with pytest.raises(ValueError, match="opponent='heuristic' is not available"):
+        SingleAgentEnv("toy_countdown", opponent="heuristic")
+
+
+def quoridor_heuristic_available() -> bool:
+    return "quoridor" in list_games() and importlib.util.find_spec("baselines.heuristics.quoridor") is not None
+
+
+@pytest.mark.skipif(not quoridor_heuristic_available(), reason="quoridor or its heuristic agent is not available yet")
+def test_the_quoridor_heuristic_agent_plays_whole_games_as_an_opponent_object() -> None:
+    from baselines.heuristics.quoridor import HeuristicAgent
+
+    def make_env() -> SingleAgentEnv:
+        return SingleAgentEnv("quoridor", opponent=HeuristicAgent(), board_size=5)
+
+    check_env(make_env())
+    assert play_episode(make_env(), 1) == play_episode(make_env(), 1)
+
+
+@pytest.mark.skipif(
+    not quoridor_heuristic_available() or not game_entry("quoridor").heuristic_agent,
+    reason="quoridor registers no heuristic agent yet",
+)
+def test_the_quoridor_heuristic_opponent_is_found_by_name() -> None:
+    env = SingleAgentEnv("quoridor", opponent="heuristic", board_size=5)
+    assert type(env.opponents[0].agent).__name__ == "HeuristicAgent"
+    play_episode(env, 0)
+
+
+def test_callable_opponents_see_their_own_observation_mask_and_the_env_rng() -> None:
+    calls = []
+
+    def opponent(obs: dict, mask: np.ndarray, rng: np.random.Generator) -> int:
+        calls.append((obs, mask, rng, env.game_state.copy()))
+        return int(np.flatnonzero(mask)[0])
+
+    env = SingleAgentEnv("toy_tictactoe", opponent=opponent, learner_seat=1)
+    env.reset(seed=0)
+    env.step(8)
+    for obs, mask, rng, state in calls:
+        assert env.observation_space.contains(obs) and rng is env.np_random
+        assert mask.dtype == bool and np.array_equal(mask, obs["action_mask"].astype(bool))
+        np.testing.assert_array_equal(obs["observation"], env.game.observe(state, 0))
+    assert len(calls) == 2
+
+
+def test_agent_objects_get_a_determinized_view_and_their_seat() -> None:
+    class Recorder(FirstLegalAgent):
+        def act(self, game: Any, view: Any, player: int) -> int:
+            self.players = [*getattr(self, "players", []), player]
+            return super().act(game, view, player)
+
+    first, second = Recorder(), Recorder()
+    env = SingleAgentEnv("toy_countdown", opponent=[first, second], num_players=3, learner_seat=0, start=30)
+    env.reset(seed=0)
+    for _ in range(3):
+        env.step(0)
+    assert set(first.players) == {1} and set(second.players) == {2}
+    assert all(view is not env.game_state for view in first.views)
+    env.reset(seed=3)
+    assert len(first.seeds) == len(second.seeds) == 2 and first.seeds != second.seeds
+
+
+def test_one_agent_object_serves_every_opponent_seat() -> None:
+    agent = FirstLegalAgent()
+    env = SingleAgentEnv("toy_countdown", opponent=agent, num_players=4, start=40)
+    assert [o.agent for o in env.opponents] == [agent, agent, agent]
+    env.reset(seed=0)
+    assert agent.seeds and len(agent.seeds) == 1
+
+
+def test_an_opponent_that_plays_an_illegal_action_is_reported() -> None:
+    env = SingleAgentEnv("toy_tictactoe", opponent=lambda obs, mask, rng: 0, learner_seat=0)
+    env.reset()
+    with pytest.raises(ValueError, match="opponent in seat 1 chose the illegal action 0"):
+        env.step(0)
+
+
+@pytest.mark.parametrize(
+    ("opponent", "error", "match"),
+    [
+        ("minimax", ValueError, "opponent must be one of"),
+        (42, TypeError, "opponent must be one of"),
+        (FirstLegalAgent, TypeError, "opponent must be an instance"),
+        (["random", "random"], ValueError, "opponent list must have 1 entries"),
+    ],
+)
+def test_bad_opponents_raise_naming_the_parameter(opponent: Any, error: type, match: str) -> None:
+    with pytest.raises(error, match=match):
+        SingleAgentEnv("toy_tictactoe", opponent=opponent)
+
+
+# -- parameters, copying, rendering, registration -----------------------------------------------------
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"learner_seat": 2}, r"learner_seat must be in 0..1, got 2"),
+        ({"learner_seat": True}, "learner_seat must be an int"),
+        ({"observation_format": "flat"}, "observation_format must be one of"),
+        ({"render_mode": "screen"}, "render_mode must be one of"),
+        ({"illegal_action_penalty": "high"}, "illegal_action_penalty must be a number"),
+        ({"first_player": 3}, "first_player"),
+    ],
+)
+def test_bad_parameters_raise_naming_them(kwargs: dict[str, Any], match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        SingleAgentEnv("toy_tictactoe", **kwargs)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_deepcopy_and_pickle_continue_the_same_episode(case: Case) -> None:
+    env = make(case)
+    env.reset(seed=3)
+    action = int(np.flatnonzero(env.action_masks())[0])
+    for clone in (copy.deepcopy(env), pickle.loads(pickle.dumps(env))):
+        assert clone.game_state.key() == env.game_state.key()
+        original, copied = copy.deepcopy(env).step(action), clone.step(action)
+        assert original[1:4] == copied[1:4]
+        np.testing.assert_array_equal(original[0]["observation"], copied[0]["observation"])
+
+
+def test_render_modes_return_text_pictures_and_nothing() -> None:
+    for mode, check in [
+        ("ansi", lambda r: isinstance(r, str)),
+        ("rgb_array", lambda r: r.dtype == np.uint8 and r.ndim == 3 and r.shape[2] == 3),
+        ("human", lambda r: r is None),
+    ]:
+        env = SingleAgentEnv("toy_tictactoe", render_mode=mode)
+        env.metadata["render_fps"] = 1000
+        env.reset(seed=0)
+        env.step(int(np.flatnonzero(env.action_masks())[0]))
+        assert check(env.render())
+        env.close()
+        env.close()
+
+
+@pytest.mark.parametrize("name", list_games())
+def test_gymnasium_make_builds_every_registered_game(name: str) -> None:
+    made = gymnasium.make(gym_env_id(name), opponent="random", learner_seat=0)
+    assert isinstance(made.unwrapped, SingleAgentEnv) and made.unwrapped.game.spec.name == name
+    obs, info = made.reset(seed=0)
+    assert info["learner_seat"] == 0
+    assert made.get_wrapper_attr("action_masks")().dtype == bool
+
+
+def test_gymnasium_make_forwards_the_game_config() -> None:
+    made = gymnasium.make("boardenvs/ToyCountdown-v0", num_players=4, observation_format="dict")
+    assert made.unwrapped.game.spec.num_players == 4
+    assert set(made.observation_space["observation"].spaces) == {"counter", "to_move"}
+
+
+@pytest.mark.skipif("quoridor" not in list_games(), reason="the quoridor game is not registered yet")
+def test_quoridor_is_registered_for_gymnasium_make() -> None:
+    version = game_entry("quoridor").game_class.version
+    assert gym_env_id("quoridor") == f"boardenvs/Quoridor-v{version}"
+    made = gymnasium.make(f"boardenvs/Quoridor-v{version}", opponent="random", board_size=5)
+    assert made.unwrapped.game.config.board_size == 5
+    obs, info = made.reset(seed=0)
+    assert made.observation_space.contains(obs)

@@ -1,0 +1,48 @@
+"""Tests of ``scripts/tournament.py``, called through ``main(Args)`` and ``cli(argv)``."""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+
+from scripts.tournament import Args, agent_names, cli, main
+
+
+def test_small_run_writes_csv_and_png(tmp_path) -> None:
+    csv_path, png_path = tmp_path / "ranking.csv", tmp_path / "ranking.png"
+    args = Args(config=["board_size=5"], games_per_pairing=4, csv=str(csv_path), png=str(png_path), progress=False)
+    result = main(args)
+    assert len(result.records) == 3 * 4
+    assert {stats.name for stats in result.stats} == {"random", "path", "heuristic"}
+    rows = list(csv.DictReader(csv_path.open()))
+    assert len(rows) == 3 and rows[0]["name"] == result.ranking()[0].name
+    assert png_path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_four_player_run() -> None:
+    args = Args(
+        config=["board_size=5", "num_players=4"], agents="random,heuristic", games_per_pairing=4, progress=False
+    )
+    result = main(args)
+    assert result.seat_counts() == {"random": [6, 6, 6, 6], "heuristic": [6, 6, 6, 6]}
+
+
+def test_unknown_agent_is_reported_with_the_choices() -> None:
+    with pytest.raises(ValueError, match=r"unknown agent 'alphazero'.*choices"):
+        main(Args(agents="random,alphazero", games_per_pairing=2, progress=False))
+
+
+def test_agent_list_must_name_two_distinct_agents() -> None:
+    assert agent_names(" random, path ,") == ["random", "path"]
+    with pytest.raises(ValueError, match="at least 2"):
+        agent_names("random")
+    with pytest.raises(ValueError, match="distinct"):
+        agent_names("path,path")
+
+
+def test_cli_prints_the_table(capsys) -> None:
+    cli(["--config", "board_size=5", "--agents", "random,path", "--games-per-pairing", "2", "--no-progress"])
+    printed = capsys.readouterr().out
+    assert "quoridor (board_size=5): 2 games" in printed
+    assert "rank" in printed and "path" in printed and "pairwise win rate" in printed
