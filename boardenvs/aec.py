@@ -86,9 +86,9 @@ def encode_observation(
 ) -> ObsDict:
     """The masked observation of ``player``: fresh arrays, ``mask=None`` gives an all-zero action mask.
 
-    Uses ``game.observe(state, player)``, which shows only what ``player`` may see.
+    Uses ``game.observe(state, player)``, which shows only what ``player`` may see and returns a fresh array.
     """
-    observation = np.array(game.observe(state, player), dtype=np.float32)
+    observation = np.asarray(game.observe(state, player), dtype=np.float32)
     num_actions = game.spec.num_actions
     action_mask = np.zeros(num_actions, dtype=np.int8) if mask is None else np.asarray(mask).astype(np.int8)
     if observation_format == "dict":
@@ -158,6 +158,8 @@ class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
         super().__init__()
         self.game: Game = make_game(game_name, preset=preset, **config)
         self.game_state: Any = None
+        self._mask_state: Any = None
+        self._mask = np.zeros(self.game.spec.num_actions, dtype=bool)
         self.render_mode = render_mode
         self.observation_format = observation_format
         self.metadata = self._instance_metadata(self.game.spec)
@@ -242,7 +244,7 @@ class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
         if action is None:
             raise ValueError(f"action None is only allowed for a finished agent, but {agent} is still playing")
         action = int(action)
-        mask = self.game.legal_action_mask(self.game_state)
+        mask = self._legal_mask()
         if not (0 <= action < mask.shape[0] and mask[action]):
             raise ValueError(
                 f"illegal action {action} for agent {agent} in {self.metadata['name']}; "
@@ -276,8 +278,15 @@ class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
         """What ``agent`` sees now (fresh arrays); the mask is all zeros unless ``agent`` is to act."""
         state = self._require_state()
         player = self._player_index(agent)
-        mask = self.game.legal_action_mask(state) if state.current_player == player else None
+        mask = self._legal_mask() if state.current_player == player else None
         return encode_observation(self.game, state, player, self.observation_format, mask)
+
+    def _legal_mask(self) -> np.ndarray:
+        """The legal actions of the current state, computed once per state (``last()`` and ``step`` share it)."""
+        if self._mask_state is not self.game_state:
+            self._mask = self.game.legal_action_mask(self.game_state)
+            self._mask_state = self.game_state
+        return self._mask
 
     def _player_index(self, agent: str) -> int:
         try:

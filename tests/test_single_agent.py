@@ -23,7 +23,8 @@ from stable_baselines3.common.env_checker import check_env as sb3_check_env  # n
 from boardenvs.envs import gym_env_id  # noqa: E402
 from boardenvs.registry import game_entry, list_games  # noqa: E402
 from boardenvs.single_agent import SingleAgentEnv  # noqa: E402
-from tests.test_aec import CASES, Case, CountDownState, FirstLegalAgent, random_legal  # noqa: E402
+from tests.env_cases import CASES, Case, random_legal  # noqa: E402
+from tests.toy_games import CountDownState, FirstLegalAgent  # noqa: E402
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore::UserWarning:gymnasium"),

@@ -1,12 +1,18 @@
-"""A tiny game that follows the contract, used to test the generic machinery without a real game."""
+"""Tiny games that follow the contract, used to test the generic machinery without a real game.
+
+``tests/conftest.py`` registers them (with their envs) for every test session; the package never sees them.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from boardenvs.core import TERMINAL, Game, GameSpec, ObservationField, check_int, winner_returns
+from boardenvs.envs import register_envs
+from boardenvs.registry import list_games, register_game
 
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 
@@ -90,3 +96,129 @@ class TicTacToe(Game[TicTacToeState]):
         symbols = {-1: ".", 0: "x", 1: "o"}
         rows = ["".join(symbols[int(v)] for v in state.board[r * 3 : r * 3 + 3]) for r in range(3)]
         return "\n".join(rows)
+
+
+# -- a second toy game: irregular turn order, vector observations, events, a move cap -----------
+@dataclass(frozen=True)
+class CountDownConfig:
+    num_players: int = 2
+    start: int = 10
+    cap: int = 50
+
+    def __post_init__(self) -> None:
+        check_int("num_players", self.num_players, 2, 4)
+        check_int("start", self.start, 1)
+        check_int("cap", self.cap, 1)
+
+
+class CountDownState:
+    def __init__(self, counter: int, current_player: int, ply: int = 0) -> None:
+        self.counter = counter
+        self.current_player = current_player
+        self.ply = ply
+        self.truncated = False
+        self.winner: int | None = None
+        self.events: tuple[tuple[int, int], ...] = ()
+
+    def copy(self) -> CountDownState:
+        new = CountDownState(self.counter, self.current_player, self.ply)
+        new.truncated, new.winner, new.events = self.truncated, self.winner, self.events
+        return new
+
+    def key(self) -> bytes:
+        return repr((self.counter, self.current_player, self.ply, self.truncated, self.winner)).encode()
+
+
+class CountDown(Game[CountDownState]):
+    """Players count down a shared counter; whoever brings it to 0 wins; ``cap`` plies end it as a draw.
+
+    Actions: 0 takes one (next player moves), 1 takes two and moves again, 2 takes one and skips the next
+    player. The first player comes from the rng. Observation (vector): [counter / start, one-hot of the player
+    to move relative to me]. ``state.events`` logs ``(player, action)``.
+    """
+
+    name = "toy_countdown"
+    version = 0
+    config_class = CountDownConfig
+
+    def _make_spec(self) -> GameSpec:
+        n = self.config.num_players
+        fields = (
+            ObservationField("counter", 0, 1, 0, 1, "counter / start"),
+            ObservationField("to_move", 1, 1 + n, 0, 1, "player to move, relative to me"),
+        )
+        return GameSpec(self.name, self.version, n, 3, (1 + n,), fields, self.config.cap, True, True, "vector")
+
+    def initial_state(self, rng: np.random.Generator) -> CountDownState:
+        return CountDownState(self.config.start, int(rng.integers(self.config.num_players)))
+
+    def legal_action_mask(self, state: CountDownState) -> np.ndarray:
+        if state.current_player == TERMINAL:
+            return np.zeros(3, dtype=bool)
+        return np.array([True, state.counter >= 2, True])
+
+    def apply(self, state: CountDownState, action: int) -> CountDownState:
+        action = self.check_action(state, action)
+        player, n = state.current_player, self.config.num_players
+        new = state.copy()
+        new.counter -= 2 if action == 1 else 1
+        new.ply += 1
+        new.events = state.events + ((player, action),)
+        new.current_player = (player + (0, 0, 1)[action] + (1, 0, 1)[action]) % n
+        if new.counter <= 0:
+            new.current_player, new.winner = TERMINAL, player
+        elif new.ply >= self.config.cap:
+            new.current_player, new.truncated = TERMINAL, True
+        return new
+
+    def returns(self, state: CountDownState) -> np.ndarray:
+        if state.current_player != TERMINAL:
+            return np.zeros(self.config.num_players, dtype=np.float32)
+        return winner_returns(self.config.num_players, state.winner)
+
+    def observe(self, state: CountDownState, player: int) -> np.ndarray:
+        obs = np.zeros(1 + self.config.num_players, dtype=np.float32)
+        obs[0] = max(state.counter, 0) / self.config.start
+        if state.current_player != TERMINAL:
+            obs[1 + (state.current_player - player) % self.config.num_players] = 1.0
+        return obs
+
+    def action_to_str(self, state: CountDownState, action: int) -> str:
+        return ("one", "two", "skip")[action]
+
+    def to_text(self, state: CountDownState) -> str:
+        return f"counter {state.counter}, to move {state.current_player}"
+
+
+class FirstLegalAgent:
+    """A scripted agent for tests: plays the lowest legal action and records what it was given."""
+
+    name = "first_legal"
+
+    def __init__(self) -> None:
+        self.seeds: list[int] = []
+        self.views: list[Any] = []
+
+    def act(self, game: Game, view: Any, player: int) -> int:
+        self.views.append(view)
+        return int(game.legal_actions(view)[0])
+
+    def reseed(self, seed: int) -> None:
+        self.seeds.append(seed)
+
+
+TOY_GAMES: dict[str, tuple[type[Game], str]] = {
+    "toy_tictactoe": (TicTacToe, "tests.toy_games:FirstLegalAgent"),
+    "toy_countdown": (CountDown, ""),
+}
+
+
+def ensure_toy_games_registered() -> None:
+    """Register the toy games and their envs (tests only; the package never sees them)."""
+    for name, (game_class, heuristic) in TOY_GAMES.items():
+        if name not in list_games():
+            register_game(name, game_class, gym_name=name.title().replace("_", ""), heuristic_agent=heuristic)
+        register_envs(name)
+
+
+ensure_toy_games_registered()

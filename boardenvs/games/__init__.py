@@ -8,4 +8,5 @@ register_game(
     Quoridor,
     presets={"2p": {}, "4p": {"num_players": 4}, "small": {"board_size": 5}},
     gym_name="Quoridor",
+    heuristic_agent="baselines.heuristics.quoridor:HeuristicAgent",
 )

@@ -26,9 +26,10 @@ class Walls:
         components: one ``(points, closers)`` pair per connected group of walls (the board edge
             is one group): the group's lattice points, and the wall bits with two or more of
             their three points in it (adding one of those closes a loop and may cut a region off).
+        planes: memo of the observation's two wall planes in each observer's frame.
     """
 
-    __slots__ = ("tables", "placed", "open", "free", "components", "_closers", "_layers", "_legal")
+    __slots__ = ("tables", "placed", "open", "free", "components", "planes", "_closers", "_layers", "_legal")
 
     def __init__(self, tables: Tables, placed: int, open_: tuple[int, ...], free: int, components: tuple) -> None:
         self.tables = tables
@@ -39,6 +40,7 @@ class Walls:
         self._closers: int | None = None
         self._layers: dict[int, list[int]] = {}
         self._legal: dict[tuple[int, ...], int] = {}
+        self.planes: dict[int, Any] = {}  # observation wall planes per observer (filled by ``Observer``)
 
     @classmethod
     def empty(cls, tables: Tables) -> Walls:

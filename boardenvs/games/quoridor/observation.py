@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from boardenvs.core import ObservationField
+from boardenvs.games.quoridor.board import Walls
 from boardenvs.games.quoridor.state import QuoridorState
 from boardenvs.games.quoridor.tables import Tables, bits_of
 
@@ -55,6 +56,8 @@ class Observer:
         self.scale = 1.0 / max(1, walls_per_player)
         n, p = tables.n, tables.num_players
         self.shape = (2 * p + 4, n, n)
+        self.template = np.zeros(self.shape, dtype=np.float32)
+        self.template[-1] = 1.0
         self.cell_index = tuple(tuple(perm[: tables.cells]) for perm in tables.abs_to_frame)
         self.wall_index = tuple(self._wall_positions(observer) for observer in range(p))
 
@@ -70,17 +73,29 @@ class Observer:
 
     def observe(self, state: QuoridorState, observer: int) -> np.ndarray:
         p = self.tables.num_players
-        planes = np.zeros(self.shape, dtype=np.float32)
+        planes = self.template.copy()  # zeros, with the constant "ones" plane already set
         flat = planes.reshape(len(planes), -1)
         cells = self.cell_index[observer]
         for offset in range(p):
             player = (observer + offset) % p
             flat[offset, cells[state.pawns[player]]] = 1.0
-            planes[p + 2 + offset] = state.walls_left[player] * self.scale
-        walls = planes[p : p + 2].reshape(-1)
-        positions = self.wall_index[observer]
-        for bit in bits_of(state.board.placed):
-            walls[positions[bit]] = 1.0
-        planes[2 * p + 2] = float(state.current_player == observer)
-        planes[2 * p + 3] = 1.0
+            if state.walls_left[player]:
+                planes[p + 2 + offset] = state.walls_left[player] * self.scale
+        if state.board.placed:
+            planes[p : p + 2] = self._wall_planes(state.board, observer)
+        if state.current_player == observer:
+            planes[2 * p + 2] = 1.0
+        return planes
+
+    def _wall_planes(self, board: Walls, observer: int) -> np.ndarray:
+        """The two wall planes in ``observer``'s frame, drawn once per set of walls."""
+        planes = board.planes.get(observer)
+        if planes is None:
+            n = self.tables.n
+            planes = np.zeros(2 * n * n, dtype=np.float32)
+            positions = self.wall_index[observer]
+            for bit in bits_of(board.placed):
+                planes[positions[bit]] = 1.0
+            planes = planes.reshape(2, n, n)
+            board.planes[observer] = planes
         return planes
