@@ -264,6 +264,7 @@ class TournamentResult:
     def to_csv(self, path: str | Path) -> None:
         """Write one row per agent (the ranking's numbers, unrounded) to ``path``."""
         columns = list(AgentStats.__dataclass_fields__)
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
         with open(path, "w", newline="") as handle:
             writer = csv.writer(handle)
             writer.writerow(columns)

@@ -25,6 +25,7 @@ def plot_tournament(result: TournamentResult, path: str | Path) -> None:
     _draw_win_rates(bars, result)
     _draw_pairwise(figure, heatmap, result)
     figure.suptitle(f"{result.game_name}: {len(result.records)} games")
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, dpi=100)
 
 

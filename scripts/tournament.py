@@ -35,10 +35,10 @@ class Args:
     """Games per lineup of agents; a multiple of the number of players (the seat rotations)."""
     seed: int = 0
     """Tournament seed: the common game seeds and the agents' seeds derive from it."""
-    csv: str = ""
-    """If set, write the ranking as CSV to this path."""
-    png: str = ""
-    """If set, save the win-rate and pairwise plot as PNG to this path."""
+    csv: str = "runs/tournament.csv"
+    """Write the ranking as CSV to this path ("" to skip)."""
+    png: str = "runs/tournament.png"
+    """Save the win-rate and pairwise plot as PNG to this path ("" to skip)."""
     progress: bool = True
     """Show a progress bar (--no-progress turns it off)."""
 

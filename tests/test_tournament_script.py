@@ -22,7 +22,12 @@ def test_small_run_writes_csv_and_png(tmp_path) -> None:
 
 def test_four_player_run() -> None:
     args = Args(
-        config=["board_size=5", "num_players=4"], agents="random,heuristic", games_per_pairing=4, progress=False
+        config=["board_size=5", "num_players=4"],
+        agents="random,heuristic",
+        games_per_pairing=4,
+        progress=False,
+        csv="",
+        png="",
     )
     result = main(args)
     assert result.seat_counts() == {"random": [6, 6, 6, 6], "heuristic": [6, 6, 6, 6]}
@@ -30,7 +35,7 @@ def test_four_player_run() -> None:
 
 def test_unknown_agent_is_reported_with_the_choices() -> None:
     with pytest.raises(ValueError, match=r"unknown agent 'alphazero'.*choices"):
-        main(Args(agents="random,alphazero", games_per_pairing=2, progress=False))
+        main(Args(agents="random,alphazero", games_per_pairing=2, progress=False, csv="", png=""))
 
 
 def test_agent_list_must_name_two_distinct_agents() -> None:
@@ -41,8 +46,10 @@ def test_agent_list_must_name_two_distinct_agents() -> None:
         agent_names("path,path")
 
 
-def test_cli_prints_the_table(capsys) -> None:
+def test_cli_prints_the_table_and_writes_the_plot_by_default(capsys, tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
     cli(["--config", "board_size=5", "--agents", "random,path", "--games-per-pairing", "2", "--no-progress"])
     printed = capsys.readouterr().out
+    assert (tmp_path / "runs" / "tournament.png").exists() and "wrote runs/tournament.png" in printed
     assert "quoridor (board_size=5): 2 games" in printed
     assert "rank" in printed and "path" in printed and "pairwise win rate" in printed
