@@ -20,7 +20,8 @@ Opponents (``opponent=``, or a list with one per opponent seat, given in increas
 - a callable ``f(obs, action_mask, np_random) -> int`` with the opponent's own observation dict and bool mask.
 
 Agents (built from names or given) that have ``reseed(seed: int)`` are reseeded from ``np_random`` at every
-``reset(seed=...)``, so seeded episodes are reproducible.
+``reset(seed=...)``, so seeded episodes are reproducible; agents that have ``start_episode(rng)`` are told at
+every ``reset`` (an opponent pool uses it to draw this episode's opponent from the env's generator).
 """
 
 from __future__ import annotations
@@ -207,6 +208,7 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
         super().reset(seed=seed)
         if seed is not None:
             self._reseed_opponents()
+        self._start_opponent_episodes()
         seat_option = (options or {}).get("learner_seat", self.fixed_seat)
         for _ in range(MAX_NEW_GAMES):
             self._start_game(self._choose_seat(seat_option))
@@ -268,14 +270,22 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
         self._seat_opponent = dict(zip(others, self.opponents))
         self._play_opponents()
 
-    def _reseed_opponents(self) -> None:
-        seen: set[int] = set()
+    def _opponent_agents_with(self, method: str) -> list[Any]:
+        """The distinct opponent agent objects that have a callable ``method``."""
+        agents: dict[int, Any] = {}
         for opponent in self.opponents:
             agent = getattr(opponent, "agent", None)
-            if agent is None or id(agent) in seen or not callable(getattr(agent, "reseed", None)):
-                continue
-            seen.add(id(agent))
+            if agent is not None and callable(getattr(agent, method, None)):
+                agents.setdefault(id(agent), agent)
+        return list(agents.values())
+
+    def _reseed_opponents(self) -> None:
+        for agent in self._opponent_agents_with("reseed"):
             agent.reseed(int(self.np_random.integers(2**31 - 1)))
+
+    def _start_opponent_episodes(self) -> None:
+        for agent in self._opponent_agents_with("start_episode"):
+            agent.start_episode(self.np_random)
 
     def _play_opponents(self) -> None:
         while not self.game.is_terminal(self.game_state) and self.game_state.current_player != self.learner_seat:

@@ -205,6 +205,26 @@ def test_the_heuristic_opponent_is_the_registered_agent_and_is_reseeded() -> Non
     assert agent.seeds[1] == agent.seeds[0]
 
 
+class EpisodeCountingAgent(FirstLegalAgent):
+    """Records every ``start_episode`` call and the generator it was given."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.episode_generators: list[Any] = []
+
+    def start_episode(self, rng: np.random.Generator) -> None:
+        self.episode_generators.append(rng)
+
+
+def test_opponents_with_start_episode_hear_of_every_reset() -> None:
+    agent = EpisodeCountingAgent()
+    env = SingleAgentEnv("toy_tictactoe", opponent=agent)
+    env.reset(seed=3)
+    env.reset()
+    assert len(agent.episode_generators) == 2
+    assert all(rng is env.np_random for rng in agent.episode_generators)
+
+
 def test_each_seat_gets_its_own_heuristic_agent() -> None:
     env = SingleAgentEnv("toy_tictactoe", opponent="heuristic")
     other = SingleAgentEnv("toy_tictactoe", opponent=["heuristic"])
