@@ -7,6 +7,8 @@ from baselines.heuristics import heuristic_agents
 
 GENERIC_AGENTS: dict[str, type[BaseAgent]] = {"random": RandomAgent}
 """Agents that play every game."""
+SB3_PREFIX = "sb3:"
+"""``"sb3:<path/to/model.zip>"`` names a trained SB3 model (``baselines.sb3.SB3Agent``; needs torch and SB3)."""
 
 
 def agent_choices(game_name: str) -> dict[str, type[BaseAgent]]:
@@ -19,15 +21,21 @@ def make_agent(spec: str, game_name: str, seed: SeedLike = None) -> Agent:
 
     Args:
         spec: an agent name: ``"random"`` for every game, plus the game's scripted agents
-            (``"path"`` and ``"heuristic"`` for Quoridor).
+            (``"path"`` and ``"heuristic"`` for Quoridor), or ``"sb3:<path/to/model.zip>"`` for a trained model.
         game_name: the registered name of the game.
         seed: the agent's seed (int, generator or ``None``).
 
     Raises:
-        ValueError: ``spec`` is not an agent for this game; the message lists the choices.
+        ValueError: ``spec`` is not an agent for this game (the message lists the choices), or a model trained
+            for another game.
+        FileNotFoundError: an ``sb3:`` model file does not exist.
     """
-    choices = agent_choices(game_name)
     name = spec.strip()
+    if name.startswith(SB3_PREFIX):
+        from baselines.sb3.agent import SB3Agent
+
+        return SB3Agent.load(name[len(SB3_PREFIX) :], seed=seed, name=name, game_name=game_name)
+    choices = agent_choices(game_name)
     if name not in choices:
         raise ValueError(f"unknown agent {spec!r} for game {game_name!r}; choices: {sorted(choices)}")
     return choices[name](seed, name=name)
