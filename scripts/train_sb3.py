@@ -10,7 +10,8 @@ The learner plays a random seat each episode against opponents drawn per episode
 ``--snapshot-every`` steps). Every ``--eval-every`` steps it plays ``--eval-games`` seeded, seat-rotated
 games against each evaluation opponent; the results go to ``<out>/eval.csv`` (win rate with draws counted
 half, Wilson 95% interval, illegal moves) and ``<out>/learning_curve.png``, and the model to
-``<out>/latest.zip``. The trained model ends in ``<out>/model.zip`` with its JSON sidecar ``model.json``; play
+``<out>/latest.zip`` (and to ``<out>/best.zip`` when its mean win rate is the best so far; measure that one
+again on fresh seeds). The trained model ends in ``<out>/model.zip`` with its JSON sidecar ``model.json``; play
 it with ``python -m scripts.tournament --agents random,heuristic,sb3:<out>/model.zip``.
 """
 
@@ -127,6 +128,9 @@ class TrainResult:
     Attributes:
         out: The output directory.
         model_path: The final model (``model.zip``; the sidecar is ``model.json``).
+        best_model_path: The model of the best evaluation so far (``best.zip``: highest mean win rate over the
+            evaluation opponents, like SB3's ``EvalCallback`` keeps ``best_model``). Its score was measured on the
+            evaluation seeds, so report it on fresh seeds.
         eval_csv: The evaluation log.
         curve_png: The learning-curve plot.
         steps: The model's total training steps (resumed runs included).
@@ -138,6 +142,7 @@ class TrainResult:
 
     out: Path
     model_path: Path
+    best_model_path: Path
     eval_csv: Path
     curve_png: Path
     steps: int
@@ -275,7 +280,7 @@ def build_model(args: Args, plan: TrainPlan, env: Any) -> Any:
 
 # -- evaluation -----------------------------------------------------------------------------------
 class EvalRecorder:
-    """Evaluates the model against every evaluation opponent, logs to CSV, redraws the plot, saves latest.
+    """Evaluates the model against every evaluation opponent, logs to CSV, redraws the plot, saves latest/best.
 
     Args:
         args: The run's arguments.
@@ -293,6 +298,8 @@ class EvalRecorder:
         self.csv_path, self.png_path = plan.out / "eval.csv", plan.out / "learning_curve.png"
         self.last_rows: list[EvalRow] = []
         self.last_steps = -1
+        self.best_path = plan.out / "best.zip"
+        self.best_score = best_score(read_eval_rows(self.csv_path)) if plan.resume else -1.0
 
     def wall_seconds(self) -> float:
         """Training wall time so far, earlier runs included."""
@@ -306,6 +313,10 @@ class EvalRecorder:
         append_eval_rows(self.csv_path, self.last_rows)
         plot_learning_curve(read_eval_rows(self.csv_path), self.png_path, title=self._title())
         save_model(model, self.plan.out / "latest.zip", self.plan.game, self.wall_seconds(), args=self.args_dict())
+        score = best_score(self.last_rows)
+        if score > self.best_score:
+            self.best_score = score
+            save_model(model, self.best_path, self.plan.game, self.wall_seconds(), args=self.args_dict())
 
     def _evaluate(self, learner: SB3Agent, name: str, opponent: Agent, wall: float) -> EvalRow:
         illegal_before = learner.illegal_predictions
@@ -325,6 +336,14 @@ class EvalRecorder:
     def args_dict(self) -> dict[str, Any]:
         """The run's arguments, recorded in the saved models' sidecars."""
         return dataclasses.asdict(self.args)
+
+
+def best_score(rows: list[EvalRow]) -> float:
+    """The highest mean win rate over the evaluation opponents among the evaluations in ``rows`` (-1: none)."""
+    by_steps: dict[int, list[float]] = {}
+    for row in rows:
+        by_steps.setdefault(row.steps, []).append(row.win_rate)
+    return max((sum(rates) / len(rates) for rates in by_steps.values()), default=-1.0)
 
 
 # -- the run --------------------------------------------------------------------------------------
@@ -381,6 +400,7 @@ def _finish(model: Any, recorder: EvalRecorder, callbacks: list[Any]) -> TrainRe
     return TrainResult(
         out=plan.out,
         model_path=model_path,
+        best_model_path=recorder.best_path,
         eval_csv=recorder.csv_path,
         curve_png=recorder.png_path,
         steps=int(model.num_timesteps),
@@ -400,7 +420,7 @@ def cli(argv: list[str] | None = None) -> TrainResult:
         interval = f"[{row.ci_low:.2f}, {row.ci_high:.2f}]"
         print(f"  vs {row.opponent}: win rate {row.win_rate:.3f} {interval} over {row.games} games")
     print(f"illegal moves: {result.train_illegal} in training, {sum(row.illegal for row in result.final_eval)} in eval")
-    print(f"wrote {result.model_path}, {result.eval_csv}, {result.curve_png}")
+    print(f"wrote {result.model_path}, {result.best_model_path}, {result.eval_csv}, {result.curve_png}")
     return result
 
 

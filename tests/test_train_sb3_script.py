@@ -68,6 +68,19 @@ def test_small_run_writes_model_sidecar_csv_and_plot(trained_run: Any) -> None:
     assert [row.opponent for row in trained_run.final_eval] == ["random", "heuristic"]
 
 
+def test_best_zip_holds_the_evaluation_with_the_highest_mean_win_rate(trained_run: Any) -> None:
+    rows = csv_rows(trained_run.out / "eval.csv")
+    mean_by_steps: dict[int, float] = {}
+    for steps in {int(row["steps"]) for row in rows}:
+        rates = [float(row["win_rate"]) for row in rows if int(row["steps"]) == steps]
+        mean_by_steps[steps] = sum(rates) / len(rates)
+    best = max(mean_by_steps.values())
+    first_best = min(steps for steps, mean in mean_by_steps.items() if mean == best)
+    card = json.loads(trained_run.best_model_path.with_suffix(".json").read_text())
+    assert trained_run.best_model_path == trained_run.out / "best.zip"
+    assert card["steps"] == first_best
+
+
 def test_resume_continues_the_step_count_and_appends_to_the_csv(trained_run: Any, tmp_path) -> None:
     out = tmp_path / "resumed"
     out.mkdir()
