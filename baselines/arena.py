@@ -396,3 +396,38 @@ def _progress(items: list[ScheduledGame], enabled: bool, description: str) -> It
     from tqdm import tqdm
 
     return iter(tqdm(items, desc=description, unit="game"))
+
+
+# -- one agent against one opponent ---------------------------------------------------------------
+LEARNER_NAME = "learner"
+"""The evaluated agent's name in the game records of :func:`evaluate_against`."""
+
+
+def evaluate_against(
+    game: Game, learner: Agent, opponent: Agent, games: int, seed: int, opponent_name: str | None = None
+) -> tuple[int, int, int]:
+    """``(wins, draws, losses)`` of ``learner`` in ``games`` seat-rotated seeded games against ``opponent``.
+
+    Args:
+        game: The game.
+        learner: The evaluated agent; one seat per game, rotating.
+        opponent: The agent in every other seat.
+        games: Number of games.
+        seed: Evaluation seed; the game seeds derive from it.
+        opponent_name: The opponent's name in the records (default: its ``name``).
+    """
+    num_players = game.spec.num_players
+    seeds = game_seeds(seed, math.ceil(games / num_players))
+    label = _distinct_label(opponent_name or getattr(opponent, "name", "opponent"))
+    outcomes = []
+    for index in range(games):
+        seat = index % num_players
+        agents = [learner if player == seat else opponent for player in range(num_players)]
+        names = [LEARNER_NAME if player == seat else label for player in range(num_players)]
+        outcomes.append(play_game(game, agents, seeds[index // num_players], names=names).outcome(LEARNER_NAME))
+    wins, draws = outcomes.count(1.0), outcomes.count(0.5)
+    return wins, draws, games - wins - draws
+
+
+def _distinct_label(name: str) -> str:
+    return name if name != LEARNER_NAME else f"{name} (opponent)"

@@ -1,28 +1,23 @@
 """Evaluation of a learning agent with the arena, the ``eval.csv`` log and the learning-curve plot.
 
-:func:`evaluate_against` plays seeded games with ``baselines.arena.play_game``: game ``i`` uses the game seed
-``seeds[i // n]`` with the learner in seat ``i % n`` (``n`` players) and the opponent agent in every other
-seat, so the seats rotate and every evaluation uses the same games (common random numbers along the
-learning curve). The win rate counts draws as half a win; its 95% interval is Wilson's.
+:func:`~baselines.arena.evaluate_against` (re-exported here) plays seeded games with ``play_game``:
+game ``i`` uses the game seed ``seeds[i // n]`` with the learner in seat ``i % n`` (``n`` players) and
+the opponent agent in every other seat, so the seats rotate and every evaluation uses the same games
+(common random numbers along the learning curve). The win rate counts draws as half a win; its 95%
+interval is Wilson's.
 """
 
 from __future__ import annotations
 
 import csv
 import dataclasses
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from baselines.agent import Agent
-from baselines.arena import game_seeds, play_game
+from baselines.arena import LEARNER_NAME, evaluate_against
 from baselines.ratings import wilson_interval
-from boardenvs.core import Game
-
-LEARNER_NAME = "learner"
-"""The learner's name in evaluation game records."""
 
 
 @dataclass(frozen=True)
@@ -60,36 +55,6 @@ class EvalRow:
 
 EVAL_COLUMNS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(EvalRow))
 """The columns of ``eval.csv``, in order."""
-
-
-def evaluate_against(
-    game: Game, learner: Agent, opponent: Agent, games: int, seed: int, opponent_name: str | None = None
-) -> tuple[int, int, int]:
-    """``(wins, draws, losses)`` of ``learner`` in ``games`` seat-rotated seeded games against ``opponent``.
-
-    Args:
-        game: The game.
-        learner: The evaluated agent; one seat per game, rotating.
-        opponent: The agent in every other seat.
-        games: Number of games.
-        seed: Evaluation seed; the game seeds derive from it.
-        opponent_name: The opponent's name in the records (default: its ``name``).
-    """
-    num_players = game.spec.num_players
-    seeds = game_seeds(seed, math.ceil(games / num_players))
-    label = _distinct_label(opponent_name or getattr(opponent, "name", "opponent"))
-    outcomes = []
-    for index in range(games):
-        seat = index % num_players
-        agents = [learner if player == seat else opponent for player in range(num_players)]
-        names = [LEARNER_NAME if player == seat else label for player in range(num_players)]
-        outcomes.append(play_game(game, agents, seeds[index // num_players], names=names).outcome(LEARNER_NAME))
-    wins, draws = outcomes.count(1.0), outcomes.count(0.5)
-    return wins, draws, games - wins - draws
-
-
-def _distinct_label(name: str) -> str:
-    return name if name != LEARNER_NAME else f"{name} (opponent)"
 
 
 def eval_row(steps: int, wall_seconds: float, opponent: str, results: tuple[int, int, int], **extra: int) -> EvalRow:

@@ -1,0 +1,89 @@
+"""Evaluate one agent against opponents: wins, draws and losses over seeded, seat-rotated games.
+
+    python -m scripts.evaluate --agent heuristic --opponents random,path --games 200
+    python -m scripts.evaluate --config board_size=5 --agent sb3:runs/q5/best.zip --opponents random,path --seed 7
+
+Use a seed other than the training run's (its evaluations use ``--seed`` of ``train_sb3``) to measure a
+model selected on its evaluation games (``best.zip``) on fresh games.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+
+from baselines.arena import evaluate_against
+from baselines.factory import make_agent
+from baselines.ratings import wilson_interval
+from boardenvs.registry import make_game
+from scripts._args import parse_args, parse_config
+
+
+@dataclass
+class Args:
+    """Evaluate an agent against each opponent over seeded, seat-rotated games."""
+
+    game: str = "quoridor"
+    """Game name (see boardenvs.list_games())."""
+    config: list[str] = field(default_factory=list)
+    """Game config as key=value pairs, e.g. board_size=5."""
+    agent: str = "heuristic"
+    """The evaluated agent: random, the game's scripted agents, or sb3:<path/to/model.zip>."""
+    opponents: str = "random"
+    """Comma-separated opponents, each evaluated separately (it plays every other seat)."""
+    games: int = 100
+    """Games per opponent; the evaluated agent's seat rotates."""
+    seed: int = 1
+    """Seed of the games and the agents."""
+
+
+@dataclass(frozen=True)
+class EvaluationLine:
+    """The agent's results against one opponent."""
+
+    opponent: str
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    def text(self) -> str:
+        low, high = wilson_interval(self.wins, self.games)
+        share = self.wins / self.games
+        return (
+            f"vs {self.opponent:12s} wins {self.wins}/{self.games} = {share:.3f} [{low:.3f}, {high:.3f}]"
+            f"  draws {self.draws}  losses {self.losses}"
+        )
+
+
+def main(args: Args) -> list[EvaluationLine]:
+    """Play ``args.games`` games against each opponent; return one line per opponent."""
+    if args.games < 1:
+        raise ValueError(f"games must be >= 1, got {args.games}")
+    game = make_game(args.game, **parse_config(args.config))
+    agent = make_agent(args.agent, args.game, args.seed)
+    names = [name.strip() for name in args.opponents.split(",") if name.strip()]
+    if not names:
+        raise ValueError(f"opponents: name at least one opponent, got {args.opponents!r}")
+    lines = []
+    for name in names:
+        opponent = make_agent(name, args.game, args.seed + 1)
+        wins, draws, losses = evaluate_against(game, agent, opponent, args.games, args.seed, name)
+        lines.append(EvaluationLine(name, wins, draws, losses))
+    return lines
+
+
+def cli(argv: list[str] | None = None) -> None:
+    """Entry point of ``python -m scripts.evaluate``: print one line per opponent."""
+    args = parse_args(Args, argv if argv is not None else sys.argv[1:], description=__doc__)
+    config = " ".join(args.config) or "default config"
+    print(f"{args.agent} on {args.game} ({config}), seed {args.seed}; 95% Wilson intervals of the win share")
+    for line in main(args):
+        print(line.text())
+
+
+if __name__ == "__main__":
+    cli()
