@@ -64,7 +64,7 @@ class Args:
     game: str = "quoridor"
     """Game name (see boardenvs.list_games())."""
     config: list[str] = field(default_factory=list)
-    """Game config as key=value pairs, e.g. board_size=5 num_players=4."""
+    """Game config as key=value pairs, e.g. board_size=5 num_players=4 (with --resume: the model's by default)."""
     algo: str = "ppo"
     """Algorithm: ppo (MaskablePPO) or dqn (masked DQN)."""
     opponents: str = "random"
@@ -166,8 +166,17 @@ class TrainPlan:
 
 
 # -- validation -----------------------------------------------------------------------------------
+def resume_defaults(args: Args) -> Args:
+    """``args`` with the resumed model's game config when ``--resume`` is given without ``--config``."""
+    card = read_model_card(args.resume) if args.resume and not args.config else None
+    if card is None or not card.config:
+        return args
+    return dataclasses.replace(args, config=[f"{key}={value!r}" for key, value in card.config.items()])
+
+
 def plan_training(args: Args) -> TrainPlan:
     """Check every argument and build the :class:`TrainPlan`; ``ValueError`` naming the bad parameter."""
+    args = resume_defaults(args)
     _check_numbers(args)
     game, config = _checked_game(args)
     opponents = _training_opponents(args.opponents, args.game)
@@ -365,6 +374,7 @@ def opponent_mix(args: Args, plan: TrainPlan) -> OpponentMix:
 
 def main(args: Args) -> TrainResult:
     """Validate ``args``, train, evaluate periodically, save the model; return what was produced."""
+    args = resume_defaults(args)
     plan = plan_training(args)
     torch.set_num_threads(1)
     card = read_model_card(plan.resume) if plan.resume else None

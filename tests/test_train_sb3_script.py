@@ -87,7 +87,7 @@ def test_resume_continues_the_step_count_and_appends_to_the_csv(trained_run: Any
     for name in ("model.zip", "model.json", "eval.csv"):
         (out / name).write_bytes((trained_run.out / name).read_bytes())
     before = csv_rows(out / "eval.csv")
-    result = main(small_args(None, resume=str(out / "model.zip"), steps=512))
+    result = main(small_args(None, resume=str(out / "model.zip"), steps=512, config=[]))  # config from model.json
     assert result.out == out and result.steps == 1_024 + 512
     rows = csv_rows(out / "eval.csv")
     assert rows[: len(before)] == before and {row["steps"] for row in rows[len(before) :]} == {"1536"}
