@@ -213,11 +213,11 @@ def test_four_player_games_work_end_to_end(tmp_path) -> None:
 
 
 def test_loading_for_another_board_size_names_both_shapes(saved_models: dict[str, Path]) -> None:
-    with pytest.raises(ValueError, match=r"\(8, 5, 5\) with 58 actions.*\(8, 7, 7\) with 122 actions"):
+    with pytest.raises(ValueError, match=r"\(10, 5, 5\) with 58 actions.*\(10, 7, 7\) with 122 actions"):
         SB3Agent.load(saved_models["ppo"], make_game("quoridor", board_size=7))
     agent = SB3Agent.load(saved_models["ppo"])
     big = make_game("quoridor", board_size=7)
-    with pytest.raises(ValueError, match=r"\(8, 5, 5\).*\(8, 7, 7\)"):
+    with pytest.raises(ValueError, match=r"\(10, 5, 5\).*\(10, 7, 7\)"):
         agent.act(big, big.initial_state(np.random.default_rng(0)), 0)
 
 
@@ -344,4 +344,4 @@ def test_saving_writes_no_partial_files(saved_models: dict[str, Path]) -> None:
     assert not [path for path in directory.iterdir() if path.name.startswith(".")]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert read_model_card(saved_models["ppo"]).observation_shape == [8, 5, 5]
+        assert read_model_card(saved_models["ppo"]).observation_shape == [10, 5, 5]

@@ -149,7 +149,7 @@ def test_bad_arguments_are_rejected_before_training(overrides: dict[str, Any], m
 
 def test_resuming_a_model_of_another_shape_or_algorithm_is_rejected(trained_run: Any, tmp_path) -> None:
     resume = str(trained_run.model_path)
-    with pytest.raises(ValueError, match=r"resume: .*\(8, 3, 3\) with 18 actions.*\(8, 5, 5\) with 58 actions"):
+    with pytest.raises(ValueError, match=r"resume: .*\(10, 3, 3\) with 18 actions.*\(10, 5, 5\) with 58 actions"):
         plan_training(small_args(tmp_path, config=["board_size=5"], resume=resume))
     with pytest.raises(ValueError, match=r"resume: .* is a ppo model, but algo='dqn'"):
         plan_training(small_args(tmp_path, algo="dqn", resume=resume))

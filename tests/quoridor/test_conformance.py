@@ -43,11 +43,12 @@ def test_registry_presets(preset: str, expected: dict) -> None:
 def test_spec_of_the_default_game() -> None:
     spec = Quoridor().spec
     assert (spec.name, spec.num_players, spec.num_actions, spec.max_game_length) == ("quoridor", 2, 210, 324)
-    assert spec.observation_shape == (8, 9, 9)
+    assert spec.observation_shape == (10, 9, 9)
     assert [f.name for f in spec.observation_fields] == [
         "pawns",
         "horizontal_walls",
         "vertical_walls",
+        "distances",
         "walls_left",
         "my_turn",
         "ones",
@@ -59,9 +60,9 @@ def test_spec_of_the_default_game() -> None:
 def test_spec_of_the_four_player_game() -> None:
     spec = Quoridor(num_players=4, board_size=7).spec
     assert spec.num_actions == 49 + 2 * 36 + 1
-    assert spec.observation_shape == (12, 7, 7)
+    assert spec.observation_shape == (16, 7, 7)
     assert spec.symmetries == ()
-    assert spec.field("walls_left").size == 4
+    assert spec.field("walls_left").size == 4 and spec.field("distances").size == 4
 
 
 def test_game_pickles_small_and_equal() -> None:

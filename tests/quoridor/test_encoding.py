@@ -113,17 +113,18 @@ def test_observation_planes_of_a_position() -> None:
     game = Quoridor(board_size=5, walls_per_player=4)
     state = game.position(["c4", "c2"], ["a1h", "d3v"], to_move=0, walls_left=[3, 1])
     obs = game.observe(state, 0)
-    assert obs.shape == (8, 5, 5) and obs.dtype == np.float32
+    assert obs.shape == (10, 5, 5) and obs.dtype == np.float32
     assert obs[0, 3, 2] == 1 and obs[0].sum() == 1  # me
     assert obs[1, 1, 2] == 1 and obs[1].sum() == 1  # the opponent
     assert obs[2, 0, 0] == 1 and obs[2].sum() == 1  # a1h
     assert obs[3, 2, 3] == 1 and obs[3].sum() == 1  # d3v
-    assert np.all(obs[4] == 0.75) and np.all(obs[5] == 0.25)
-    assert np.all(obs[6] == 1) and np.all(obs[7] == 1)
+    assert obs[4, 3, 2] * 25 == game.distance_to_goal(state, 0) and obs[5, 1, 2] * 25 == 3  # distances
+    assert np.all(obs[6] == 0.75) and np.all(obs[7] == 0.25)
+    assert np.all(obs[8] == 1) and np.all(obs[9] == 1)
     other = game.observe(state, 1)
     assert other[0, 3, 2] == 1 and other[1, 1, 2] == 1  # 180 degrees: c2 -> c4, c4 -> c2
     assert other[2, 3, 3] == 1 and other[3, 1, 0] == 1  # a1h -> anchor (3, 3); d3v -> anchor (1, 0)
-    assert np.all(other[4] == 0.25) and np.all(other[6] == 0)
+    assert np.all(other[6] == 0.25) and np.all(other[8] == 0)
 
 
 def test_observation_is_fresh_and_typed_view_splits_it() -> None:
@@ -243,3 +244,24 @@ def test_action_ids_out_of_range_are_rejected_by_the_codec() -> None:
             TWO.action_to_str(state, action)
         with pytest.raises(ValueError, match="out of range"):
             TWO.decode(state, action)
+
+
+def test_distance_planes_hold_each_players_shortest_path_from_every_square() -> None:
+    game = Quoridor(board_size=5)
+    state = game.position(pawns=["c4", "c2"], walls=["b1h"], to_move=0)
+    field = game.spec.field("distances")
+    mine, theirs = game.observe(state, 0)[field.start : field.stop] * 25
+    assert round(mine[3, 2]) == game.distance_to_goal(state, 0) == 4  # my pawn on c4, around the wall
+    assert [round(v) for v in mine[1]] == [1, 2, 2, 1, 1]  # the wall under b1-c1 forces a detour
+    assert round(theirs[1, 2]) == game.distance_to_goal(state, 1) == 3
+    their_view = game.observe(state, 1)[field.start : field.stop] * 25
+    assert np.allclose(their_view[0], np.rot90(theirs, 2)) and np.allclose(their_view[1], np.rot90(mine, 2))
+
+
+def test_a_square_cut_off_from_the_goal_has_distance_one() -> None:
+    game = Quoridor(board_size=3)
+    state = game.position(pawns=["b3", "c1"], walls=["a1h", "b1v"], to_move=0)  # a1, b1 walled off together
+    field = game.spec.field("distances")
+    mine, theirs = game.observe(state, 0)[field.start : field.stop]
+    assert mine[0].tolist() == [0.0, 0.0, 0.0]  # my goal row
+    assert theirs[0, :2].tolist() == [1.0, 1.0] and theirs[0, 2] == 2 / 9  # their goal is row 3

@@ -26,7 +26,7 @@ class Walls:
         components: one ``(points, closers)`` pair per connected group of walls (the board edge
             is one group): the group's lattice points, and the wall bits with two or more of
             their three points in it (adding one of those closes a loop and may cut a region off).
-        planes: memo of the observation's two wall planes in each observer's frame.
+        planes: memo of observation data that depends only on the walls (wall planes, distance fields).
     """
 
     __slots__ = ("tables", "placed", "open", "free", "components", "planes", "_closers", "_layers", "_legal")
@@ -40,7 +40,7 @@ class Walls:
         self._closers: int | None = None
         self._layers: dict[int, list[int]] = {}
         self._legal: dict[tuple[int, ...], int] = {}
-        self.planes: dict[int, Any] = {}  # observation wall planes per observer (filled by ``Observer``)
+        self.planes: dict[tuple, Any] = {}  # observation planes of this wall set (filled by ``Observer``)
 
     @classmethod
     def empty(cls, tables: Tables) -> Walls:
