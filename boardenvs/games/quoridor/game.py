@@ -54,10 +54,11 @@ class Quoridor(Game[QuoridorState]):
     convert between ids and absolute ``Move`` tuples; the notation (``action_to_str``,
     ``parse_action``) is absolute and identical to OpenSpiel's: ``e8``, ``c3h``, ``a4v``, ``pass``.
 
-    **Observation** ``float32[2p + 4, n, n]`` in the observer's frame, values in [0, 1]:
+    **Observation** ``float32[3p + 4, n, n]`` in the observer's frame, values in [0, 1]:
     ``pawns`` (p planes, turn order starting with the observer), ``horizontal_walls``,
-    ``vertical_walls`` (1 on wall anchors), ``walls_left`` (p constant planes,
-    walls left / max(1, walls_per_player)), ``my_turn``, ``ones``.
+    ``vertical_walls`` (1 on wall anchors), ``distances`` (p planes, same order: each player's
+    shortest-path distance to its goal from every square / n², 1 where cut off), ``walls_left``
+    (p constant planes, walls left / max(1, walls_per_player)), ``my_turn``, ``ones``.
     ``spec.symmetries == ("mirror_left_right",)`` with 2 players (none with 4: a mirror reverses
     the clockwise turn order).
 
