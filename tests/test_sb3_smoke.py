@@ -10,22 +10,6 @@ import boardenvs  # noqa: F401  (registers the envs)
 
 sb3_contrib = pytest.importorskip("sb3_contrib")
 torch = pytest.importorskip("torch")
-from stable_baselines3.common.callbacks import BaseCallback  # noqa: E402
-
-
-class IllegalMoveCounter(BaseCallback):
-    """Counts steps whose info reports an illegal action."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.illegal = 0
-        self.episodes = 0
-
-    def _on_step(self) -> bool:
-        for info, done in zip(self.locals["infos"], self.locals["dones"]):
-            self.illegal += int(bool(info.get("illegal_action", False)))
-            self.episodes += int(done)
-        return True
 
 
 def test_maskable_ppo_trains_on_quoridor_5x5_without_illegal_moves():
