@@ -16,7 +16,7 @@ def test_maskable_ppo_trains_on_quoridor_5x5_without_illegal_moves():
     torch.set_num_threads(1)
     env = gymnasium.make("boardenvs/Quoridor-v0", board_size=5)
     model = sb3_contrib.MaskablePPO("MultiInputPolicy", env, n_steps=512, batch_size=128, seed=0, device="cpu")
-    counter = IllegalMoveCounter()
+    counter = IllegalActionCounter()
     model.learn(total_timesteps=2048, callback=counter)
     assert counter.illegal == 0
     assert counter.episodes > 0
