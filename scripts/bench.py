@@ -54,6 +54,10 @@ class Measurement:
         return self.transitions / self.seconds
 
     @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds
+
+    @property
     def microseconds(self) -> float:
         return 1e6 * self.seconds / max(1, self.transitions)
 
@@ -156,10 +160,12 @@ def bench_game(name: str, config: dict[str, Any], seconds: float, seed: int) -> 
 def report(results: list[Measurement]) -> str:
     """An aligned table; ratios are relative to the first row (our forward model)."""
     base = results[0]
-    lines = [f"{'what':40s} {'transitions/s':>14s} {'us/transition':>14s} {'games':>7s} {'vs forward':>11s}"]
+    lines = [f"{'what':40s} {'transitions/s':>14s} {'us/transition':>14s} {'games/s':>9s} {'vs forward':>11s}"]
     for m in results:
         ratio = m.microseconds / base.microseconds
-        lines.append(f"{m.name:40s} {m.per_second:14,.0f} {m.microseconds:14.2f} {m.games:7d} {ratio:10.2f}x")
+        lines.append(
+            f"{m.name:40s} {m.per_second:14,.0f} {m.microseconds:14.2f} {m.games_per_second:9,.1f} {ratio:10.2f}x"
+        )
     openspiel = [m for m in results if m.name.startswith("OpenSpiel")]
     if openspiel:
         share = base.per_second / openspiel[0].per_second
@@ -178,7 +184,10 @@ def main(args: Args) -> dict[str, list[Measurement]]:
         print(f"\n== {name} {config or ''}")
         print(report(results))
     if args.json_out:
-        data = {n: [dataclasses.asdict(m) | {"per_second": m.per_second} for m in r] for n, r in all_results.items()}
+        data = {
+            n: [dataclasses.asdict(m) | {"per_second": m.per_second, "games_per_second": m.games_per_second} for m in r]
+            for n, r in all_results.items()
+        }
         with open(args.json_out, "w") as handle:
             json.dump(data, handle, indent=2)
     return all_results
