@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from baselines.agent import BaseAgent
+from baselines.heuristics.battle_sheep import EvaluationAgent
+from baselines.heuristics.node_conquest import GreedyExpander
 from baselines.heuristics.quoridor import HeuristicAgent, PathAgent
 
 HEURISTIC_AGENTS: dict[str, dict[str, type[BaseAgent]]] = {
     "quoridor": {"path": PathAgent, "heuristic": HeuristicAgent},
+    "battle_sheep": {"evaluation": EvaluationAgent},
+    "node_conquest": {"greedy": GreedyExpander},
 }
 """Game name → agent name → agent class."""
 
@@ -16,4 +20,4 @@ def heuristic_agents(game_name: str) -> dict[str, type[BaseAgent]]:
     return dict(HEURISTIC_AGENTS.get(game_name, {}))
 
 
-__all__ = ["HEURISTIC_AGENTS", "HeuristicAgent", "PathAgent", "heuristic_agents"]
+__all__ = ["EvaluationAgent", "HEURISTIC_AGENTS", "GreedyExpander", "HeuristicAgent", "PathAgent", "heuristic_agents"]

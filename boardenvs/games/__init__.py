@@ -1,5 +1,6 @@
 """The games of boardenvs; importing this package registers them with ``boardenvs.registry``."""
 
+from boardenvs.games.node_conquest import NodeConquest
 from boardenvs.games.quoridor import Quoridor
 from boardenvs.registry import register_game
 
@@ -9,4 +10,28 @@ register_game(
     presets={"2p": {}, "4p": {"num_players": 4}, "small": {"board_size": 5}},
     gym_name="Quoridor",
     heuristic_agent="baselines.heuristics.quoridor:HeuristicAgent",
+)
+
+register_game(
+    "node_conquest",
+    NodeConquest,
+    presets={
+        "paper": {},
+        "small": {"rows": 3, "cols": 3},
+        "hex": {"topology": "hex"},
+        "4p": {"num_players": 4},
+    },
+    gym_name="NodeConquest",
+    heuristic_agent="baselines.heuristics.node_conquest:GreedyExpander",
+)
+
+from boardenvs.games.battle_sheep import PRESETS as BATTLE_SHEEP_PRESETS  # noqa: E402
+from boardenvs.games.battle_sheep import BattleSheep  # noqa: E402
+
+register_game(
+    "battle_sheep",
+    BattleSheep,
+    presets={name: dict(config) for name, config in BATTLE_SHEEP_PRESETS.items()},
+    gym_name="BattleSheep",
+    heuristic_agent="baselines.heuristics.battle_sheep:EvaluationAgent",
 )

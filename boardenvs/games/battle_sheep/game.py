@@ -1,0 +1,301 @@
+"""The Battle Sheep game object: the contract of ``boardenvs.core.Game`` on top of the rules module."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from boardenvs.core import TERMINAL, Game, GameSpec
+from boardenvs.games.battle_sheep.config import BattleSheepConfig
+from boardenvs.games.battle_sheep.observation import observation_fields, observe
+from boardenvs.games.battle_sheep.render import render_rgb, to_text
+from boardenvs.games.battle_sheep.rules import (
+    RANK_POINTS,
+    generate_field,
+    movable_cells,
+    next_player,
+    open_directions,
+    placement_cells,
+    rank_points,
+    region_score,
+    slide_end,
+)
+from boardenvs.games.battle_sheep.state import FREE, NONFIELD, BattleSheepState
+from boardenvs.games.battle_sheep.tables import DIRECTION_NAMES, cell_name, parse_cell, tables_for
+
+
+class Move(NamedTuple):
+    """A decoded action: ``kind`` is "place" (``direction``/``split`` 0) or "move" (``split`` sheep leave
+    ``cell`` towards direction index ``direction``, see ``tables.DIRECTION_NAMES``)."""
+
+    kind: str
+    cell: int
+    direction: int = 0
+    split: int = 0
+
+
+class BattleSheep(Game[BattleSheepState]):
+    """Battle Sheep, the NYCU AI Capstone 2024 square-grid variant (RULES.md §4), for 2 to 4 players.
+
+    **Board.** ``n x n`` cells (``board_size``); ``initial_state`` grows a random 4-connected field of
+    exactly ``field_size`` cells from a random seed cell (RULES.md S1); the other cells are not field.
+    Cell ``x * n + y`` is the course's ``mapStat[x][y]``; its name is column letter ``y``, row ``x + 1``
+    (``"c5"`` is ``x = 4, y = 2``).
+
+    **Players.** 0..p-1 (the course's ids 1..p). Placement: players 0, 1, ... in turn each place all
+    ``sheep_per_player`` sheep on one free *border* cell: a field cell on the board edge or 4-adjacent
+    (``border_neighbourhood=8``: 8-adjacent) to a non-field cell (RULES.md S2). A player with no free
+    border cell is skipped and never gets sheep. Moves: players in cyclic order from player 0 split a
+    stack of ``s >= 2`` sheep, ``m`` of them (1..s-1) slide in one of 8 directions (course numpad codes
+    1,2,3,4,6,7,8,9 = NW,W,SW,N,S,NE,E,SE with north = row 1) until the next cell is off the board,
+    outside the field or occupied; the first cell must be free. ``restricted_splits`` allows only
+    ``m`` in {1, s // 2, s - 1} (seed 003). A player without a move is skipped (``current_player`` never
+    names it, so there is no PASS); the game ends when nobody can move.
+
+    **Actions** (``num_actions = n*n * (1 + 8 * (S - 1))`` with ``S = sheep_per_player``; 17424 for the
+    basic 12x12, 16-sheep game): ``[0, n*n)`` place on cell ``c``; then ``n*n + (c * 8 + d) * (S - 1) +
+    (m - 1)`` moves ``m`` sheep from cell ``c`` in direction ``d``. This compact encoding is exact: a stack
+    never holds more than ``S`` sheep. Notation: ``"place c5"``, ``"c5 NE 3"``.
+
+    **Observation** ``float32[2p + 5, n, n]`` in [0, 1], players in turn order starting with the
+    observer: ``owners`` (p planes), ``stacks`` (p planes, size / S; zeros for other players with
+    ``hidden_counts``), ``count_known`` (occupied cells whose size is shown), ``field``, ``free``,
+    ``placement_phase``, ``my_turn``.
+
+    **Scores and returns.** ``scores``: each player's ``round(sum over its 4-connected regions of
+    size ** 1.25)`` (RULES.md §4.5; Python rounding). With ``teams`` (players 0+2 vs 1+3) the ranking
+    uses each player's score averaged with its partner's. Ranks earn 5/3/2/1 points (the first p of
+    them), tied players share their points evenly; ``returns = (points - mean(points)) / (5 - last)``
+    where ``last`` is the lowest of those p points, so returns are zero-sum and in [-1, 1] (4 players:
+    a lone winner gets 0.5625; teams: winners 0.3125 each, losers -0.3125). Every game ends by its
+    rules within ``spec.max_game_length = p * S`` plies (each stack split creates a new stack).
+
+    **Hidden information** (``hidden_counts``, course game 3): ``determinize(state, p, rng)`` resamples
+    every other player's stack sizes uniformly among the compositions of its sheep total (``S`` once
+    placed) into its occupied cells, at least one per cell. Ownership is public.
+
+    Example:
+        >>> import numpy as np
+        >>> from boardenvs.games.battle_sheep import BattleSheep
+        >>> game = BattleSheep(board_size=6, field_size=20, num_players=2, sheep_per_player=4)
+        >>> state = game.initial_state(np.random.default_rng(1))
+        >>> game.spec.num_actions, game.spec.observation_shape
+        (900, (9, 6, 6))
+        >>> state = game.apply(state, game.legal_actions(state)[0])
+        >>> game.action_to_str(state, game.legal_actions(state)[0]), state.current_player
+        ('place f1', 1)
+    """
+
+    name = "battle_sheep"
+    version = 0
+    config_class = BattleSheepConfig
+
+    def _make_spec(self) -> GameSpec:
+        config: BattleSheepConfig = self.config
+        self.tables = tables_for(config.board_size)
+        self.cells, self.splits = self.tables.cells, config.sheep_per_player - 1
+        self._split_sizes = np.arange(1, config.sheep_per_player)
+        p, n = config.num_players, config.board_size
+        return GameSpec(
+            self.name,
+            self.version,
+            p,
+            self.cells * (1 + 8 * self.splits),
+            (2 * p + 5, n, n),
+            observation_fields(p),
+            p * config.sheep_per_player,
+            perfect_information=not config.hidden_counts,
+            zero_sum=True,
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.config,))
+
+    # -- the contract ----------------------------------------------------------------------------
+    def initial_state(self, rng: np.random.Generator) -> BattleSheepState:
+        """A new random field, nobody placed yet, player 0 (or the first who can place) to move."""
+        owner = generate_field(self.tables, self.config.field_size, rng)
+        state = BattleSheepState(owner, np.zeros(self.cells + 1, dtype=np.int16), 0, 0)
+        state.current_player = self._next(state, self.config.num_players - 1)
+        return state
+
+    def legal_action_mask(self, state: BattleSheepState) -> np.ndarray:
+        mask = np.zeros(self.spec.num_actions, dtype=np.bool_)
+        if state.current_player == TERMINAL:
+            return mask
+        if self.in_placement(state):
+            mask[: self.cells] = placement_cells(self.tables, state.owner, self.config.border_neighbourhood)
+            return mask
+        cells = movable_cells(self.tables, state, state.current_player)
+        open_ = open_directions(self.tables, state.owner, cells).T  # (len(cells), 8)
+        moves = mask[self.cells :].reshape(self.cells, 8, self.splits)
+        moves[cells] = open_[:, :, None] & self._split_ok(state.counts[cells])[:, None, :]
+        return mask
+
+    def _split_ok(self, counts: np.ndarray) -> np.ndarray:
+        """``bool[len(counts), S - 1]``: which group sizes may leave stacks of these sizes."""
+        sizes, counts = self._split_sizes[None, :], counts[:, None]
+        ok = sizes < counts
+        if self.config.restricted_splits:
+            ok &= (sizes == 1) | (sizes == counts // 2) | (sizes == counts - 1)
+        return ok
+
+    def apply(self, state: BattleSheepState, action: int) -> BattleSheepState:
+        move = self.decode(state, self._checked_int(state, action))
+        new = state.copy()
+        player = state.current_player
+        if move.kind == "place":
+            self._check(self.in_placement(state) and self._can_place(state, move.cell), action)
+            new.owner[move.cell], new.counts[move.cell] = player + 1, self.config.sheep_per_player
+            new.placed += 1
+        else:
+            self._check(not self.in_placement(state) and self._can_split(state, move), action)
+            end = slide_end(self.tables, state.owner, move.cell, move.direction)
+            self._check(end >= 0, action)
+            new.counts[move.cell] -= move.split
+            new.owner[end], new.counts[end] = player + 1, move.split
+        new.ply += 1
+        new.current_player = self._next(new, player)
+        return new
+
+    def returns(self, state: BattleSheepState) -> np.ndarray:
+        if state.current_player != TERMINAL:
+            return np.zeros(self.config.num_players, dtype=np.float32)
+        points = rank_points(self.ranking_scores(state))
+        spread = RANK_POINTS[0] - RANK_POINTS[self.config.num_players - 1]
+        return ((points - points.mean()) / spread).astype(np.float32)
+
+    def scores(self, state: BattleSheepState) -> np.ndarray:
+        """Each player's region score ``round(sum |region| ** 1.25)``."""
+        values = [region_score(self.tables, state.owner, p) for p in range(self.config.num_players)]
+        return np.array(values, dtype=np.float32)
+
+    def observe(self, state: BattleSheepState, player: int) -> np.ndarray:
+        c = self.config
+        return observe(state, player, c.num_players, c.board_size, c.sheep_per_player, c.hidden_counts)
+
+    def determinize(self, state: BattleSheepState, player: int, rng: np.random.Generator) -> BattleSheepState:
+        """A copy with every other player's stack sizes resampled (``hidden_counts`` only)."""
+        view = state.copy()
+        if not self.config.hidden_counts:
+            return view
+        for other in range(self.config.num_players):
+            cells = np.flatnonzero(state.owner[: self.cells] == other + 1)
+            if other != player and cells.size:
+                total = int(state.counts[cells].sum())
+                cuts = np.sort(rng.choice(np.arange(1, total), size=cells.size - 1, replace=False))
+                view.counts[cells] = np.diff(np.concatenate(([0], cuts, [total])))
+        return view
+
+    def action_to_str(self, state: BattleSheepState, action: int) -> str:
+        move = self.decode(state, action)
+        name = cell_name(self.config.board_size, move.cell)
+        if move.kind == "place":
+            return f"place {name}"
+        return f"{name} {DIRECTION_NAMES[move.direction]} {move.split}"
+
+    def to_text(self, state: BattleSheepState) -> str:
+        return to_text(state, self.config.board_size, self.config.num_players)
+
+    def render_rgb(self, state: BattleSheepState) -> np.ndarray:
+        return render_rgb(state, self.config.board_size, self.config.sheep_per_player)
+
+    # -- the course's board format ---------------------------------------------------------------
+    def to_course(self, state: BattleSheepState) -> tuple[list[list[int]], list[list[int]], int]:
+        """``(mapStat, sheepStat, current_player)``: mapStat -1 not field, 0 free, ``k + 1`` owned by player
+        ``k`` (the course's ids 1..4); sheepStat the stack sizes; current_player in our ids (0..p-1, -1 at
+        the end)."""
+        n = self.config.board_size
+        map_stat = state.owner[: self.cells].reshape(n, n).astype(int).tolist()
+        sheep_stat = state.counts[: self.cells].reshape(n, n).astype(int).tolist()
+        return map_stat, sheep_stat, state.current_player
+
+    def state_from_course(self, map_stat: Any, sheep_stat: Any, current_player: int) -> BattleSheepState:
+        """The state of a course board with ``current_player`` (our id 0..p-1) to move.
+
+        It is in the placement phase, with ``placed = current_player``, when the player to move owns no
+        cell; else in the move phase. ``ply`` is reconstructed as placements plus splits made.
+        """
+        n, p = self.config.board_size, self.config.num_players
+        owner = np.full(self.cells + 1, NONFIELD, dtype=np.int8)
+        counts = np.zeros(self.cells + 1, dtype=np.int16)
+        owner[: self.cells] = np.asarray(map_stat, dtype=np.int8).reshape(n * n)
+        counts[: self.cells] = np.asarray(sheep_stat, dtype=np.int16).reshape(n * n)
+        occupied = owner[: self.cells] > FREE
+        if owner.min() < NONFIELD or owner.max() > p or np.any(occupied != (counts[: self.cells] > 0)):
+            raise ValueError("mapStat/sheepStat disagree or name an unknown player")
+        placing = current_player >= 0 and not np.any(owner == current_player + 1)
+        placed = current_player if placing else p
+        stacks = [int(np.sum(owner == k + 1)) for k in range(p)]
+        ply = sum(1 for s in stacks if s) + sum(max(0, s - 1) for s in stacks)
+        return BattleSheepState(owner, counts, placed, current_player, ply)
+
+    # -- codec and helpers -----------------------------------------------------------------------
+    def decode(self, state: BattleSheepState | None, action: int) -> Move:
+        """The :class:`Move` of action id ``action`` (the encoding does not depend on the state)."""
+        del state
+        if action < self.cells:
+            return Move("place", int(action))
+        rest, split = divmod(int(action) - self.cells, self.splits)
+        cell, direction = divmod(rest, 8)
+        return Move("move", cell, direction, split + 1)
+
+    def encode(self, move: Move) -> int:
+        """The action id of ``move``."""
+        if move.kind == "place":
+            return move.cell
+        return self.cells + (move.cell * 8 + move.direction) * self.splits + move.split - 1
+
+    def parse_action(self, state: BattleSheepState, text: str) -> int:
+        """The legal action written ``text`` (``"place c5"`` or ``"c5 NE 3"``); ``ValueError`` otherwise."""
+        words, size = text.split(), self.config.board_size
+        try:
+            if len(words) == 2 and words[0] == "place":
+                action = self.encode(Move("place", parse_cell(size, words[1])))
+            else:
+                cell, direction, split = parse_cell(size, words[0]), DIRECTION_NAMES.index(words[1]), int(words[2])
+                self._check(1 <= split <= self.splits, text)
+                action = self.encode(Move("move", cell, direction, split))
+        except (IndexError, ValueError):
+            raise ValueError(f"move {text!r} is not legal here") from None
+        if self.is_terminal(state) or not self.legal_action_mask(state)[action]:
+            raise ValueError(f"move {text!r} is not legal here")
+        return action
+
+    def in_placement(self, state: BattleSheepState) -> bool:
+        """Whether the state is in the placement phase."""
+        return state.placed < self.config.num_players and state.current_player != TERMINAL
+
+    def ranking_scores(self, state: BattleSheepState) -> np.ndarray:
+        """The scores that are ranked: ``scores``, averaged with the partner's when ``teams``."""
+        values = self.scores(state).astype(np.float64)
+        if self.config.teams:
+            values = (values + np.roll(values, 2)) / 2
+        return values
+
+    def _next(self, state: BattleSheepState, after: int) -> int:
+        c = self.config
+        return next_player(self.tables, state, c.num_players, c.border_neighbourhood, after)
+
+    def _can_place(self, state: BattleSheepState, cell: int) -> bool:
+        return bool(placement_cells(self.tables, state.owner, self.config.border_neighbourhood)[cell])
+
+    def _can_split(self, state: BattleSheepState, move: Move) -> bool:
+        if state.owner[move.cell] != state.current_player + 1 or not 1 <= move.split < state.counts[move.cell]:
+            return False
+        return bool(self._split_ok(state.counts[[move.cell]])[0, move.split - 1])
+
+    def _checked_int(self, state: BattleSheepState, action: int) -> int:
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise TypeError(f"action must be an int, got {type(action).__name__}")
+        if state.current_player == TERMINAL:
+            raise ValueError(f"action {action} played after the game ended")
+        if not 0 <= action < self.spec.num_actions:
+            raise ValueError(f"action {action} is out of range [0, {self.spec.num_actions})")
+        return int(action)
+
+    @staticmethod
+    def _check(condition: bool, action: object) -> None:
+        if not condition:
+            raise ValueError(f"action {action} is illegal here")

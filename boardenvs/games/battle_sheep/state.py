@@ -1,0 +1,58 @@
+"""The Battle Sheep state: who owns each cell, the stack sizes, the placement progress and whose turn it is."""
+
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+import numpy as np
+
+NONFIELD = -1
+"""``owner`` value of a cell outside the playing field (and of the sentinel cell)."""
+FREE = 0
+"""``owner`` value of a free playing-field cell; player ``k`` owns the cells with value ``k + 1``."""
+
+
+class BattleSheepState:
+    """One position. Treat it as immutable: ``BattleSheep.apply`` always builds a new state.
+
+    Attributes:
+        owner: ``int8[n*n + 1]``: -1 not field, 0 free, ``k + 1`` owned by player ``k`` (the course's ids);
+            the last entry is a sentinel (-1) that the neighbour tables point to off the board.
+        counts: ``int16[n*n + 1]``: the stack size on each cell (0 where nobody stands).
+        placed: placement turns done (or skipped); the move phase starts when it reaches ``num_players``.
+        current_player: the player to move, or ``TERMINAL`` (-1).
+        ply: actions played so far.
+        truncated: always False (every game ends by its rules within ``spec.max_game_length``).
+    """
+
+    __slots__ = ("owner", "counts", "placed", "current_player", "ply", "truncated")
+
+    def __init__(
+        self, owner: np.ndarray, counts: np.ndarray, placed: int, current_player: int, ply: int = 0
+    ) -> None:
+        self.owner = owner
+        self.counts = counts
+        self.placed = placed
+        self.current_player = current_player
+        self.ply = ply
+        self.truncated = False
+
+    def copy(self) -> BattleSheepState:
+        """An equal, independent state."""
+        return BattleSheepState(self.owner.copy(), self.counts.copy(), self.placed, self.current_player, self.ply)
+
+    def key(self) -> bytes:
+        """Canonical bytes: equal keys mean equal positions."""
+        header = struct.pack("<3q", self.current_player, self.ply, self.placed)
+        return header + self.owner.tobytes() + self.counts.tobytes()
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        for name, value in data.items():
+            setattr(self, name, value)
+
+    def __repr__(self) -> str:
+        return f"BattleSheepState(placed={self.placed}, current_player={self.current_player}, ply={self.ply})"

@@ -1,0 +1,152 @@
+"""Node Conquest rules on precomputed tables: legal moves, move resolution, growth, elimination, the cap."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from boardenvs.core import TERMINAL
+from boardenvs.games.node_conquest.board import Board
+from boardenvs.games.node_conquest.config import NodeConquestConfig
+from boardenvs.games.node_conquest.state import NEUTRAL, NodeConquestState
+
+
+def needs_pass(config: NodeConquestConfig, board: Board) -> bool:
+    """Whether a player owning nodes can be left without a move (then the variant has a PASS action).
+
+    With the default rules every owned node holds at least 2 units when its owner moves (N8). That fails
+    with ``move_all_units`` (nodes at 0), ``mover_only`` growth (an attacked node can drop to 1), nodes
+    that do not grow, or a start below 2 units.
+    """
+    return (
+        config.move_all_units
+        or config.growth_timing == "mover_only"
+        or int(board.growth.min()) < 1
+        or config.start_units < 2
+    )
+
+
+class Rules:
+    """The rules of one config; ``mask`` and ``successor`` are the hot path."""
+
+    def __init__(self, config: NodeConquestConfig, board: Board) -> None:
+        self.board = board
+        self.neighbours = board.neighbours
+        self.degree = board.max_degree
+        self.move_actions = board.num_nodes * board.max_degree
+        self.has_pass = needs_pass(config, board)
+        self.num_actions = self.move_actions + int(self.has_pass)
+        self.pass_action = self.move_actions if self.has_pass else -1
+        self.min_units = 1 if config.move_all_units else 2
+        self.keep = 0 if config.move_all_units else 1
+        self.growth = board.growth
+        self.mover_only = config.growth_timing == "mover_only"
+        self.max_plies = config.max_plies
+        self.unit_tie_break = config.tie_break == "units"
+        self.num_players = config.num_players
+        self.config = config
+
+    def initial_state(self) -> NodeConquestState:
+        """Start nodes with ``start_units``, every other node neutral with the garrison; player 0 moves."""
+        owner = np.full(self.board.num_nodes, NEUTRAL, dtype=np.int8)
+        units = np.full(self.board.num_nodes, self.config.neutral_garrison, dtype=np.int64)
+        for player, node in enumerate(self.board.starts):
+            owner[node], units[node] = player, self.config.start_units
+        return NodeConquestState(owner, units, (True,) * self.num_players, 0)
+
+    def mask(self, state: NodeConquestState) -> np.ndarray:
+        """``bool[num_actions]``; PASS (if the variant has it) only when nothing else is legal."""
+        player = state.current_player
+        if player == TERMINAL:
+            return np.zeros(self.num_actions, dtype=np.bool_)
+        movable = (state.owner == player) & (state.units >= self.min_units)
+        moves = (movable[:, None] & self.board.valid).ravel()
+        if not self.has_pass:
+            return moves
+        mask = np.zeros(self.num_actions, dtype=np.bool_)
+        mask[: self.move_actions] = moves
+        mask[-1] = not moves.any()
+        return mask
+
+    def is_legal(self, state: NodeConquestState, action: int) -> bool:
+        """Whether ``action`` (an in-range id) is legal, without building the mask."""
+        if action == self.pass_action:
+            return bool(self.mask(state)[action])
+        origin, slot = divmod(action, self.degree)
+        return bool(
+            self.neighbours[origin, slot] >= 0
+            and state.owner[origin] == state.current_player
+            and state.units[origin] >= self.min_units
+        )
+
+    def successor(self, state: NodeConquestState, action: int) -> NodeConquestState:
+        """The state after a legal ``action``: move and combat, elimination, growth, then the next turn."""
+        after = state.copy()
+        player = state.current_player
+        if action != self.pass_action:
+            origin, slot = divmod(action, self.degree)
+            target = int(self.neighbours[origin, slot])
+            amount = int(after.units[origin]) - self.keep
+            after.units[origin] -= amount
+            self._arrive(after, target, amount, player)
+        self._grow(after, player)
+        after.ply += 1
+        self._next_turn(after, player)
+        return after
+
+    def _arrive(self, state: NodeConquestState, target: int, amount: int, player: int) -> None:
+        """N4: join own units, else fight by difference (equal amounts leave the node neutral with 0)."""
+        defender, defending = int(state.owner[target]), int(state.units[target])
+        if defender == player:
+            state.units[target] = defending + amount
+            return
+        if amount > defending:
+            state.owner[target], state.units[target] = player, amount - defending
+        elif amount < defending:
+            state.units[target] = defending - amount
+            return
+        else:
+            state.owner[target], state.units[target] = NEUTRAL, 0
+        if defender != NEUTRAL and not (state.owner == defender).any():
+            alive = list(state.alive)
+            alive[defender] = False
+            state.alive = tuple(alive)
+
+    def _grow(self, state: NodeConquestState, player: int) -> None:
+        owned = state.owner == player if self.mover_only else state.owner >= 0
+        state.units += self.growth * owned
+
+    def _next_turn(self, state: NodeConquestState, player: int) -> None:
+        if sum(state.alive) == 1:
+            state.current_player, state.winners = TERMINAL, (state.alive.index(True),)
+        elif state.ply >= self.max_plies:
+            state.current_player, state.truncated, state.winners = TERMINAL, True, self.leaders(state)
+        else:
+            following = (player + 1) % self.num_players
+            while not state.alive[following]:
+                following = (following + 1) % self.num_players
+            state.current_player = following
+
+    def leaders(self, state: NodeConquestState) -> tuple[int, ...]:
+        """The players ranked first at the cap (most nodes, then most units with the ``units`` tie-break).
+
+        Every player tied first is a winner; when all players tie the game is a draw (no winners).
+        """
+        ranks = [self.rank(state, player) for player in range(self.num_players)]
+        best = max(ranks)
+        winners = tuple(player for player, rank in enumerate(ranks) if rank == best)
+        return () if len(winners) == self.num_players else winners
+
+    def rank(self, state: NodeConquestState, player: int) -> tuple[int, int]:
+        """``(nodes owned, total units if the tie-break is by units else 0)``."""
+        owned = state.owner == player
+        units = int(state.units[owned].sum()) if self.unit_tie_break else 0
+        return int(owned.sum()), units
+
+
+def shared_returns(num_players: int, winners: tuple[int, ...]) -> np.ndarray:
+    """Zero-sum returns: the ``k`` winners share +1 (``+1/k`` each), the losers share -1; no winners: zeros."""
+    returns = np.zeros(num_players, dtype=np.float32)
+    if winners and len(winners) < num_players:
+        returns[:] = -1.0 / (num_players - len(winners))
+        returns[list(winners)] = 1.0 / len(winners)
+    return returns

@@ -1,0 +1,177 @@
+"""Rule scenarios of Node Conquest; each test name states the rule (3x3 boards: a1 b1 c1 / a2 b2 c2 / a3 b3 c3)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from boardenvs.core import TERMINAL
+from boardenvs.games.node_conquest import NodeConquest
+from boardenvs.games.node_conquest.state import NEUTRAL
+
+
+def play(game: NodeConquest, cells: str, move: str, to_move: int = 0, ply: int = 0):
+    state = game.position(cells, to_move=to_move, ply=ply)
+    return game.apply(state, game.parse_action(state, move))
+
+
+SMALL = NodeConquest(rows=3, cols=3)
+
+
+def test_start_is_15_units_in_opposite_corners() -> None:
+    state = NodeConquest().initial_state()
+    assert state.owner[0] == 0 and state.owner[24] == 1 and state.units[0] == state.units[24] == 15
+    assert (state.owner[1:24] == NEUTRAL).all() and not state.units[1:24].any()
+
+
+def test_combat_attacker_with_more_units_captures_with_the_difference() -> None:
+    after = play(SMALL, "A6 B3 . . . . . . B1", "a1>R")  # 5 against 3
+    assert after.owner[1] == 0 and after.units[1] == 2 + 1  # + growth
+
+
+def test_combat_defender_with_more_units_keeps_the_difference() -> None:
+    after = play(SMALL, "A4 B5 . . . . . . B1", "a1>R")  # 3 against 5
+    assert after.owner[1] == 1 and after.units[1] == 2 + 1
+
+
+def test_combat_equal_units_leave_the_node_neutral_with_zero() -> None:
+    after = play(SMALL, "A6 B5 . . . . . . B1", "a1>R")  # 5 against 5
+    assert after.owner[1] == NEUTRAL and after.units[1] == 0  # neutral nodes do not grow
+
+
+def test_moving_onto_an_own_node_adds_the_units() -> None:
+    after = play(SMALL, "A6 A3 . . . . . . B1", "a1>R")
+    assert after.units[1] == 3 + 5 + 1
+
+
+def test_any_positive_move_captures_an_empty_neutral_node() -> None:
+    after = play(SMALL, "A2 . . . . . . . B1", "a1>D")
+    assert after.owner[3] == 0 and after.units[3] == 1 + 1
+
+
+def test_neutral_garrison_defends_neutral_nodes() -> None:
+    game = NodeConquest(rows=3, cols=3, neutral_garrison=3)
+    state = game.initial_state()
+    assert state.units[1] == 3 and state.owner[1] == NEUTRAL
+    after = game.apply(state, game.parse_action(state, "a1>R"))  # 14 against 3
+    assert after.owner[1] == 0 and after.units[1] == 11 + 1
+
+
+def test_growth_every_ply_grows_every_owned_node_of_every_player() -> None:
+    after = play(SMALL, "A6 . . . . . . B4 B1", "a1>D")
+    assert after.units.tolist() == [2, 0, 0, 6, 0, 0, 0, 5, 2]
+
+
+def test_growth_mover_only_grows_only_the_movers_nodes() -> None:
+    game = NodeConquest(rows=3, cols=3, growth_timing="mover_only")
+    after = play(game, "A6 . . . . . . B4 B1", "a1>D")
+    assert after.units.tolist() == [2, 0, 0, 6, 0, 0, 0, 4, 1]
+
+
+def test_growth_rates_come_from_the_config() -> None:
+    game = NodeConquest(rows=3, cols=3, growth=(2, 1, 1, 3, 1, 1, 1, 1, 0))
+    after = play(game, "A6 . . . . . . . B1", "a1>D")
+    assert after.units[[0, 3, 8]].tolist() == [1 + 2, 5 + 3, 1]
+
+
+def test_default_move_keeps_one_unit_on_the_origin() -> None:
+    after = play(SMALL, "A6 . . . . . . . B1", "a1>R")
+    assert after.owner[0] == 0 and after.units[0] == 1 + 1 and after.units[1] == 5 + 1
+
+
+def test_move_all_units_leaves_the_origin_owned_with_zero() -> None:
+    game = NodeConquest(rows=3, cols=3, move_all_units=True)
+    after = play(game, "A6 . . . . . . . B1", "a1>R")
+    assert after.owner[0] == 0 and after.units[0] == 0 + 1 and after.units[1] == 6 + 1
+
+
+def test_a_node_with_one_unit_cannot_move_by_default() -> None:
+    state = SMALL.position("A1 A5 . . . . . . B1")
+    names = {SMALL.action_to_str(state, int(a)) for a in SMALL.legal_actions(state)}
+    assert names == {"b1>L", "b1>R", "b1>D"}
+    with pytest.raises(ValueError, match="a1>R"):
+        SMALL.apply(state, SMALL.encode(0, 1))
+
+
+def test_elimination_wins_at_once() -> None:
+    after = play(SMALL, "A6 B3 . . . . . . .", "a1>R")
+    assert after.current_player == TERMINAL and not after.truncated
+    assert SMALL.returns(after).tolist() == [1.0, -1.0]
+
+
+def test_eliminated_players_are_skipped_in_turn_order() -> None:
+    game = NodeConquest(rows=3, cols=3, num_players=3)
+    after = play(game, "A6 B3 . . . . . . C4", "a1>R")
+    assert after.alive == (True, False, True) and after.current_player == 2
+    after = game.apply(after, game.parse_action(after, "c3>U"))
+    assert after.current_player == 0
+
+
+def test_last_player_standing_wins_with_three_players() -> None:
+    game = NodeConquest(rows=3, cols=3, num_players=3)
+    after = play(game, "A9 C2 . . . . . . .", "a1>R", ply=5)
+    assert after.current_player == TERMINAL and game.returns(after).tolist() == [1.0, -0.5, -0.5]
+
+
+def test_at_the_cap_more_nodes_wins() -> None:
+    game = NodeConquest(rows=3, cols=3, max_plies=10)
+    after = play(game, "A6 . . . . . . . B9", "a1>R", ply=9)
+    assert after.truncated and after.current_player == TERMINAL
+    assert game.returns(after).tolist() == [1.0, -1.0] and game.scores(after).tolist() == [2.0, 1.0]
+
+
+def test_at_the_cap_equal_nodes_draw() -> None:
+    game = NodeConquest(rows=3, cols=3, max_plies=10)
+    after = play(game, "A6 . . . . . . B1 B9", "a1>R", ply=9)
+    assert after.truncated and game.returns(after).tolist() == [0.0, 0.0]
+
+
+def test_at_the_cap_the_units_tie_break_decides_equal_nodes() -> None:
+    game = NodeConquest(rows=3, cols=3, max_plies=10, tie_break="units")
+    after = play(game, "A6 . . . . . . B1 B9", "a1>R", ply=9)
+    assert game.returns(after).tolist() == [-1.0, 1.0]  # 2 + 6 units against 2 + 10
+
+
+def test_at_the_cap_tied_leaders_share_the_win() -> None:
+    game = NodeConquest(rows=3, cols=3, num_players=4, max_plies=10)
+    after = play(game, "A6 . C2 . . . D2 . B2", "a1>R", ply=9)  # A: 2 nodes, the others 1
+    assert game.returns(after) == pytest.approx([1.0, -1 / 3, -1 / 3, -1 / 3])
+    after = play(game, "A6 C2 C2 . . . D2 . B2", "a1>D", ply=9)  # A and C: 2 nodes each
+    assert game.returns(after).tolist() == [0.5, -0.5, 0.5, -0.5]
+
+
+def test_pass_exists_only_in_variants_where_a_player_can_be_stuck() -> None:
+    assert NodeConquest().spec.num_actions == 100
+    assert NodeConquest(move_all_units=True).spec.num_actions == 101
+    assert NodeConquest(growth_timing="mover_only").spec.num_actions == 101
+
+
+def test_pass_is_legal_only_when_stuck() -> None:
+    game = NodeConquest(rows=3, cols=3, move_all_units=True)
+    stuck = game.position("A0 A0 . . . . . . B4")
+    assert [game.action_to_str(stuck, int(a)) for a in game.legal_actions(stuck)] == ["pass"]
+    after = game.apply(stuck, game.parse_action(stuck, "pass"))
+    assert after.current_player == 1 and after.units[[0, 1, 8]].tolist() == [1, 1, 5]
+    free = game.position("A1 A0 . . . . . . B4")
+    assert "pass" not in {game.action_to_str(free, int(a)) for a in game.legal_actions(free)}
+
+
+def test_notation_on_hexes_and_graphs() -> None:
+    hexes = NodeConquest(topology="hex", rows=3, cols=3)
+    state = hexes.initial_state()
+    assert sorted(hexes.action_to_str(state, int(a)) for a in hexes.legal_actions(state)) == ["a1>E", "a1>SE"]
+    graph = NodeConquest(topology="graph", nodes=3, edges=((0, 1), (1, 2)), starts=(0, 2))
+    state = graph.initial_state()
+    assert [graph.action_to_str(state, int(a)) for a in graph.legal_actions(state)] == ["n0>n1"]
+    with pytest.raises(ValueError, match="cannot read"):
+        graph.parse_action(state, "n0>n2")
+
+
+def test_observation_is_from_the_observers_point_of_view() -> None:
+    game = NodeConquest(rows=3, cols=3)
+    state = game.position("A50 . . . . . . . B200", to_move=1, ply=100)
+    obs = game.spec.split_observation(game.observe(state, 1))
+    assert obs["owners"][0, 2, 2] == 1 and obs["owners"][1, 0, 0] == 1
+    assert obs["units"][0, 2, 2] == 1.0 and obs["units"][1, 0, 0] == pytest.approx(0.5)  # clipped at unit_scale
+    assert np.all(obs["time_elapsed"] == 0.5) and np.all(obs["my_turn"] == 1)
+    assert np.all(game.spec.split_observation(game.observe(state, 0))["my_turn"] == 0)
