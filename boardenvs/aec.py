@@ -256,7 +256,9 @@ class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
         events = new_events(before, after)
         if events is None:
             return {agent: {} for agent in self.agents}
-        return {agent: {"events": list(events)} for agent in self.agents}
+        return {
+            agent: {"events": self.game.visible_events(after, events, self._player_of[agent])} for agent in self.agents
+        }
 
     def _settle(self, acting_agent: str) -> None:
         """Select the next agent from the state, or give out the outcome if the game is over."""

@@ -161,6 +161,15 @@ class Game(ABC, Generic[S]):
         del player, rng
         return state.copy()  # type: ignore[attr-defined]
 
+    def visible_events(self, state: S, events: list[Any], player: int) -> list[Any]:
+        """The part of ``events`` (new entries of ``state.events``) that ``player`` may see.
+
+        Adapters pass events to each agent through this filter; games whose events can carry hidden
+        information (a face-down card drawn by another player) override it. By default all are visible.
+        """
+        del state, player
+        return list(events)
+
     def parse_action(self, state: S, text: str) -> int:
         """The legal action whose notation is ``text``; ``ValueError`` naming the move otherwise."""
         wanted = text.strip()

@@ -269,6 +269,17 @@ def test_new_events_are_passed_through_infos() -> None:
     assert tictactoe.infos == {"player_0": {}, "player_1": {}}
 
 
+def test_each_agent_gets_only_the_events_the_game_lets_it_see(monkeypatch) -> None:
+    raw = BoardGameAEC("toy_countdown", num_players=3, start=20)
+    own_events_only = lambda state, events, player: [e for e in events if e[0] == player]  # noqa: E731
+    monkeypatch.setattr(raw.game, "visible_events", own_events_only)
+    raw.reset(seed=0)
+    mover = raw.game_state.current_player
+    raw.step(0)
+    assert raw.infos[agent_name(mover)] == {"events": [(mover, 0)]}
+    assert all(raw.infos[agent_name(p)] == {"events": []} for p in range(3) if p != mover)
+
+
 def test_new_events_reads_a_growing_log_or_a_fresh_list() -> None:
     class S:
         def __init__(self, events: Any) -> None:
