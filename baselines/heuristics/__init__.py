@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from baselines.agent import BaseAgent
 from baselines.heuristics.battle_sheep import EvaluationAgent
+from baselines.heuristics.gravwell import DecisionTreeAgent, RandomAgent, RandomNoStopAgent
 from baselines.heuristics.node_conquest import GreedyExpander
 from baselines.heuristics.quoridor import HeuristicAgent, PathAgent
+from baselines.heuristics.splendor import BuyerAgent, OSLAAgent
 
 HEURISTIC_AGENTS: dict[str, dict[str, type[BaseAgent]]] = {
     "quoridor": {"path": PathAgent, "heuristic": HeuristicAgent},
     "battle_sheep": {"evaluation": EvaluationAgent},
     "node_conquest": {"greedy": GreedyExpander},
+    "splendor": {"osla": OSLAAgent, "buyer": BuyerAgent},
+    "gravwell": {"random_es": RandomAgent, "random_no_es": RandomNoStopAgent, "tree": DecisionTreeAgent},
 }
 """Game name → agent name → agent class."""
 
@@ -20,4 +24,13 @@ def heuristic_agents(game_name: str) -> dict[str, type[BaseAgent]]:
     return dict(HEURISTIC_AGENTS.get(game_name, {}))
 
 
-__all__ = ["EvaluationAgent", "HEURISTIC_AGENTS", "GreedyExpander", "HeuristicAgent", "PathAgent", "heuristic_agents"]
+__all__ = [
+    "BuyerAgent",
+    "EvaluationAgent",
+    "HEURISTIC_AGENTS",
+    "GreedyExpander",
+    "HeuristicAgent",
+    "OSLAAgent",
+    "PathAgent",
+    "heuristic_agents",
+]

@@ -35,3 +35,31 @@ register_game(
     gym_name="BattleSheep",
     heuristic_agent="baselines.heuristics.battle_sheep:EvaluationAgent",
 )
+
+from boardenvs.games.gravwell import Gravwell  # noqa: E402
+
+register_game(
+    "gravwell",
+    Gravwell,
+    presets={
+        "2p": {"num_players": 2},
+        "3p": {"num_players": 3},
+        "4p": {"num_players": 4},
+        "paper_engine": {"inert_tractors": True, "num_players": 4},
+        "no_secrets": {"no_secrets": True},
+        "hardcore": {"hardcore": True},
+    },
+    gym_name="Gravwell",
+    heuristic_agent="baselines.heuristics.gravwell:DecisionTreeAgent",
+)
+
+from boardenvs.games.splendor import PRESETS as SPLENDOR_PRESETS  # noqa: E402
+from boardenvs.games.splendor import Splendor  # noqa: E402
+
+register_game(
+    "splendor",
+    Splendor,
+    presets={name: dict(config) for name, config in SPLENDOR_PRESETS.items()},
+    gym_name="Splendor",
+    heuristic_agent="baselines.heuristics.splendor:BuyerAgent",
+)

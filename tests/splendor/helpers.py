@@ -1,0 +1,35 @@
+"""Builders for Splendor rule scenarios: a seeded start position edited field by field."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from boardenvs.games.splendor import Splendor, SplendorState
+
+
+def start(game: Splendor, seed: int = 0, player: int = 0) -> SplendorState:
+    """A fresh seeded game with ``player`` to move and starting."""
+    state = game.initial_state(np.random.default_rng(seed)).copy()
+    state.current_player = state.first_player = player
+    return state
+
+
+def edit(state: SplendorState, **fields: Any) -> SplendorState:
+    """A copy of ``state`` with some fields replaced (arrays are copied in)."""
+    new = state.copy()
+    for name, value in fields.items():
+        setattr(new, name, np.array(value, dtype=getattr(state, name).dtype) if name != "phase" else value)
+    return new
+
+
+def play(game: Splendor, state: SplendorState, *moves: str) -> SplendorState:
+    """``state`` after the moves in notation."""
+    for move in moves:
+        state = game.apply(state, game.parse_action(state, move))
+    return state
+
+
+def legal_moves(game: Splendor, state: SplendorState) -> list[str]:
+    return [game.action_to_str(state, int(a)) for a in game.legal_actions(state)]
