@@ -11,13 +11,13 @@ have walls, jumps and a winner. Regenerating the files is a reviewed change that
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from boardenvs.games.quoridor import Quoridor
+from tests.golden import print_written, write_golden
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 GAMES: dict[str, tuple[dict[str, Any], tuple[int, ...]]] = {
@@ -39,43 +39,10 @@ def choose(game: Quoridor, state, rng: np.random.Generator) -> int:
     return min(pawn, key=lambda a: game.distance_to_goal(game.apply(state, a), player))
 
 
-def playthrough(game: Quoridor, seed: int) -> list[dict[str, Any]]:
-    """The ply records of one seeded game."""
-    rng = np.random.default_rng(seed)
-    state = game.initial_state(rng)
-    records = []
-    while not game.is_terminal(state):
-        action = choose(game, state, rng)
-        after = game.apply(state, action)
-        records.append(
-            {
-                "before": game.to_text(state),
-                "action": action,
-                "move": game.action_to_str(state, action),
-                "legal": sorted(game.action_to_str(state, int(a)) for a in game.legal_actions(state)),
-                "after": game.to_text(after),
-                "returns": game.returns(after).tolist(),
-            }
-        )
-        state = after
-    return records
-
-
 def write_all(directory: Path = GOLDEN_DIR) -> list[Path]:
     """Write every golden file; returns their paths."""
-    directory.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for name, (config, seeds) in GAMES.items():
-        game = Quoridor(**config)
-        for seed in seeds:
-            header = {"game": game.name, "version": game.version, "config": config, "seed": seed}
-            lines = [header, *playthrough(game, seed)]
-            path = directory / f"{name}_seed{seed}.jsonl"
-            path.write_text("".join(json.dumps(line) + "\n" for line in lines))
-            paths.append(path)
-    return paths
+    return write_golden(directory, GAMES, Quoridor, choose)
 
 
 if __name__ == "__main__":
-    for written in write_all():
-        print(f"{written}: {written.stat().st_size:,} bytes")
+    print_written(write_all())
