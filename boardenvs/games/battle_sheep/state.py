@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import struct
-from typing import Any
 
 import numpy as np
 
@@ -46,13 +45,6 @@ class BattleSheepState:
         """Canonical bytes: equal keys mean equal positions."""
         header = struct.pack("<3q", self.current_player, self.ply, self.placed)
         return header + self.owner.tobytes() + self.counts.tobytes()
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self.__slots__}
-
-    def __setstate__(self, data: dict[str, Any]) -> None:
-        for name, value in data.items():
-            setattr(self, name, value)
 
     def __repr__(self) -> str:
         return f"BattleSheepState(placed={self.placed}, current_player={self.current_player}, ply={self.ply})"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 DRAFT, COMMIT, STOP = 0, 1, 2
 """Phases: drafting a stack, committing a card in secret, deciding on the Emergency Stop."""
@@ -72,13 +72,6 @@ class GravwellState:
     def key(self) -> bytes:
         """Canonical bytes: equal keys mean equal positions (events included)."""
         return repr(tuple(getattr(self, name) for name in self.__slots__)).encode()
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self.__slots__}
-
-    def __setstate__(self, data: dict[str, Any]) -> None:
-        for name, value in data.items():
-            setattr(self, name, value)
 
     def __repr__(self) -> str:
         return (
