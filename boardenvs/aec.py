@@ -112,6 +112,26 @@ def new_events(before: Any, after: Any) -> list[Any] | None:
     return events
 
 
+class LegalMaskCache:
+    """The legal-action mask of the latest state asked about, computed once per state object.
+
+    Both adapters read the mask several times per state (observation, legality check, ``action_masks``);
+    states are never mutated, so the object identity of the state is a safe key. Callers must not modify
+    the returned array.
+    """
+
+    def __init__(self) -> None:
+        self._state: Any = None
+        self._mask: np.ndarray | None = None
+
+    def mask(self, game: Game, state: Any) -> np.ndarray:
+        """``game.legal_action_mask(state)``, reused while ``state`` is the same object."""
+        if self._mask is None or state is not self._state:
+            self._mask = game.legal_action_mask(state)
+            self._state = state
+        return self._mask
+
+
 # -- the environment ----------------------------------------------------------------------------
 class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
     """A registered game as a PettingZoo AEC environment.
@@ -158,8 +178,7 @@ class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
         super().__init__()
         self.game: Game = make_game(game_name, preset=preset, **config)
         self.game_state: Any = None
-        self._mask_state: Any = None
-        self._mask = np.zeros(self.game.spec.num_actions, dtype=bool)
+        self._masks = LegalMaskCache()
         self.render_mode = render_mode
         self.observation_format = observation_format
         self.metadata = self._instance_metadata(self.game.spec)
@@ -285,10 +304,7 @@ class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
 
     def _legal_mask(self) -> np.ndarray:
         """The legal actions of the current state, computed once per state (``last()`` and ``step`` share it)."""
-        if self._mask_state is not self.game_state:
-            self._mask = self.game.legal_action_mask(self.game_state)
-            self._mask_state = self.game_state
-        return self._mask
+        return self._masks.mask(self.game, self.game_state)
 
     def _player_index(self, agent: str) -> int:
         try:

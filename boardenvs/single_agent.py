@@ -33,7 +33,13 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from boardenvs.aec import ObsDict, check_observation_format, encode_observation, masked_observation_space
+from boardenvs.aec import (
+    LegalMaskCache,
+    ObsDict,
+    check_observation_format,
+    encode_observation,
+    masked_observation_space,
+)
 from boardenvs.core import check_int
 from boardenvs.registry import game_entry, make_game
 from boardenvs.rendering import RENDER_FPS, RENDER_MODES, HumanWindow, check_render_mode, render_state
@@ -61,7 +67,7 @@ class RandomOpponent:
 
     def choose(self, env: SingleAgentEnv, player: int) -> int:
         del player
-        return int(env.np_random.choice(env.game.legal_actions(env.game_state)))
+        return int(env.np_random.choice(np.flatnonzero(env.legal_mask())))
 
 
 class AgentOpponent:
@@ -189,6 +195,7 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
         self.action_space = spaces.Discrete(spec.num_actions)
         self.opponents = make_opponents(opponent, game_name, spec.num_players - 1)
         self.game_state: Any = None
+        self._masks = LegalMaskCache()
         self.learner_seat: int | None = None
         self._seat_opponent: dict[int, Opponent] = {}
         self._done = True
@@ -247,12 +254,16 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
         state = self.game_state
         if state is None or self._done or state.current_player != self.learner_seat:
             return np.zeros(self.game.spec.num_actions, dtype=bool)
-        return np.array(self.game.legal_action_mask(state), dtype=bool)
+        return np.array(self.legal_mask(), dtype=bool)
+
+    def legal_mask(self) -> np.ndarray:
+        """The legal actions of the player to move now, computed once per state (do not modify it)."""
+        return self._masks.mask(self.game, self.game_state)
 
     def observation_of(self, player: int) -> ObsDict:
         """The observation dict of ``player`` now, with its mask if it is to act (used for callable opponents)."""
         state = self.game_state
-        mask = self.game.legal_action_mask(state) if state.current_player == player else None
+        mask = self.legal_mask() if state.current_player == player else None
         return encode_observation(self.game, state, player, self.observation_format, mask)
 
     # -- internals ------------------------------------------------------------------------------
@@ -296,7 +307,7 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
             self.game_state = self.game.apply(self.game_state, action)
 
     def _is_legal(self, action: int) -> bool:
-        mask = self.game.legal_action_mask(self.game_state)
+        mask = self.legal_mask()
         return 0 <= action < mask.shape[0] and bool(mask[action])
 
     def _illegal_step(self) -> tuple[ObsDict, float, bool, bool, dict]:
