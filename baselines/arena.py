@@ -40,6 +40,7 @@ import numpy as np
 
 from baselines.agent import Agent
 from baselines.ratings import fit_elo, wilson_interval
+from baselines.tournament_log import TournamentLog
 from boardenvs.core import Game
 
 AgentOrFactory = Agent | Callable[[int], Agent]
@@ -180,18 +181,40 @@ def game_seeds(seed: int, count: int) -> list[int]:
     return [int(value) for value in np.random.SeedSequence(seed).generate_state(count)]
 
 
+def field_lineups(focus: Sequence[str], field: Sequence[str], num_players: int) -> list[tuple[str, ...]]:
+    """One-vs-field lineups: each ``focus`` agent in one seat, the other seats filled from ``field``.
+
+    The field fills the ``num_players - 1`` other seats the way :func:`tournament_lineups` fills a game
+    (every subset when the field is large enough, else every filling that seats each field agent).
+    """
+    if num_players == 2 or len(field) >= num_players - 1:
+        fillings = list(itertools.combinations(field, num_players - 1))
+    else:
+        fillings = tournament_lineups(field, num_players - 1)
+    return [(name, *filling) for name in focus for filling in fillings]
+
+
 def tournament_schedule(
-    names: Sequence[str], num_players: int, games_per_pairing: int, seed: int
+    names: Sequence[str],
+    num_players: int,
+    games_per_pairing: int,
+    seed: int,
+    field: Sequence[str] | None = None,
 ) -> list[ScheduledGame]:
-    """Every game of a tournament: each lineup × each common seed × each cyclic seat rotation."""
+    """Every game of a tournament: each lineup × each common seed × each cyclic seat rotation.
+
+    Without ``field`` the lineups are the round robin of ``names`` (:func:`tournament_lineups`); with it, each
+    agent of ``names`` plays one seat against the field (:func:`field_lineups`).
+    """
     if games_per_pairing <= 0 or games_per_pairing % num_players:
         raise ValueError(
             f"games_per_pairing must be a positive multiple of {num_players} (the number of seat rotations, so "
             f"every agent plays every seat equally often), got {games_per_pairing}"
         )
     seeds = game_seeds(seed, games_per_pairing // num_players)
+    lineups = tournament_lineups(names, num_players) if field is None else field_lineups(names, field, num_players)
     schedule = []
-    for index, lineup in enumerate(tournament_lineups(names, num_players)):
+    for index, lineup in enumerate(lineups):
         for game_seed, shift in itertools.product(seeds, range(num_players)):
             schedule.append(ScheduledGame(lineup[shift:] + lineup[:shift], game_seed, index))
     return schedule
@@ -212,6 +235,8 @@ class AgentStats:
     ci_high: float
     mean_return: float
     elo: float
+    mean_rank: float = 1.0
+    mean_score: float = 0.0
 
 
 @dataclass
@@ -279,11 +304,12 @@ class TournamentResult:
 
 
 def _ranking_rows(ranking: list[AgentStats]) -> list[list[str]]:
-    header = ["rank", "agent", "games", "wins", "draws", "losses", "win rate", "95% CI", "mean return", "Elo"]
-    rows = [header]
+    header = ["rank", "agent", "games", "wins", "draws", "losses", "win rate", "95% CI", "mean return", "mean place"]
+    rows = [header + ["mean score", "Elo"]]
     for rank, s in enumerate(ranking, start=1):
         interval = f"[{s.ci_low:.2f}, {s.ci_high:.2f}]"
         numbers = [s.games, s.wins, s.draws, s.losses, f"{s.win_rate:.3f}", interval, f"{s.mean_return:+.3f}"]
+        numbers += [f"{s.mean_rank:.2f}", f"{s.mean_score:.2f}"]
         rows.append([str(rank), s.name, *map(str, numbers), f"{s.elo:.0f}"])
     return rows
 
@@ -336,7 +362,28 @@ def _agent_stats(name: str, records: list[GameRecord], elo: float) -> AgentStats
     low, high = wilson_interval(points, len(played))
     mean_return = float(np.mean([_mean_seat_return(record, name) for record in played])) if played else 0.0
     win_rate = points / len(played) if played else 0.0
-    return AgentStats(name, len(played), wins, draws, len(played) - wins - draws, win_rate, low, high, mean_return, elo)
+    mean_rank = float(np.mean([_place(record, name) for record in played])) if played else 0.0
+    mean_score = float(np.mean([_best_seat_score(record, name) for record in played])) if played else 0.0
+    losses = len(played) - wins - draws
+    return AgentStats(
+        name, len(played), wins, draws, losses, win_rate, low, high, mean_return, elo, mean_rank, mean_score
+    )
+
+
+def _best_seat(record: GameRecord, name: str) -> int:
+    seats = [seat for seat, seated in enumerate(record.agent_names) if seated == name]
+    return max(seats, key=lambda seat: float(record.returns[seat]))
+
+
+def _place(record: GameRecord, name: str) -> float:
+    """The finishing place of ``name``'s best seat among the other agents' seats (1 = first; ties share)."""
+    mine = float(record.returns[_best_seat(record, name)])
+    others = [float(value) for value, seated in zip(record.returns, record.agent_names) if seated != name]
+    return 1.0 + sum(value > mine for value in others) + 0.5 * sum(value == mine for value in others)
+
+
+def _best_seat_score(record: GameRecord, name: str) -> float:
+    return float(record.scores[_best_seat(record, name)]) if len(record.scores) else 0.0
 
 
 def _mean_seat_return(record: GameRecord, name: str) -> float:
@@ -350,6 +397,9 @@ def tournament(
     games_per_pairing: int,
     seed: int = 0,
     progress: bool = False,
+    field: Mapping[str, AgentOrFactory] | None = None,
+    workers: int = 1,
+    log_path: str | Path | None = None,
 ) -> TournamentResult:
     """Play a seat-rotated, common-random-numbers tournament (schedule in the module docstring).
 
@@ -359,20 +409,124 @@ def tournament(
         games_per_pairing: games per lineup; a multiple of the number of players.
         seed: the tournament seed (game seeds and factory seeds derive from it).
         progress: show a tqdm progress bar.
+        field: one-vs-field mode: each agent of ``agents`` takes one seat and the other seats are filled from
+            ``field`` (for example ``{"random": RandomAgent}`` plays each agent against three random agents in a
+            four-player game). ``None`` plays the round robin of ``agents``.
+        workers: processes that play games in parallel (1: in this process). With more than one, ``game`` and
+            every agent or factory must be picklable (``functools.partial(make_agent, name, game_name)`` is);
+            each process builds its own agents from the same seeds, so the records do not depend on ``workers``.
+        log_path: a JSON-lines file that receives every game as it finishes (:mod:`baselines.tournament_log`);
+            running the same tournament with the same path again plays only the games still missing.
 
     Returns:
-        The records and their summary.
+        The records, in schedule order, and their summary.
     """
-    if len(agents) < 2:
-        raise ValueError(f"a tournament needs at least 2 agents, got {list(agents)}")
-    names = list(agents)
-    schedule = tournament_schedule(names, game.spec.num_players, games_per_pairing, seed)
-    built = _build_agents(agents, seed)
-    records = [
-        play_game(game, [built[name] for name in item.seat_names], item.seed, names=item.seat_names)
-        for item in _progress(schedule, progress, f"{game.spec.name} tournament")
-    ]
-    return summarize(game.spec.name, names, records)
+    _check_entrants(agents, field)
+    check_int_at_least("workers", workers, 1)
+    names, field_names = list(agents), list(field or {})
+    everyone = {**agents, **(field or {})}
+    schedule = tournament_schedule(names, game.spec.num_players, games_per_pairing, seed, field_names or None)
+    log = _open_log(log_path, game, names, field_names, seed, games_per_pairing, schedule)
+    records = dict(log.records) if log else {}
+    pending = [(index, item) for index, item in enumerate(schedule) if index not in records]
+    bar = _progress_bar(progress, len(schedule), len(records), f"{game.spec.name} tournament")
+    try:
+        for index, record in _play_all(game, everyone, seed, pending, workers):
+            records[index] = record
+            if log is not None:
+                log.append(index, record)
+            if bar is not None:
+                bar.update()
+    finally:
+        if log is not None:
+            log.close()
+        if bar is not None:
+            bar.close()
+    return summarize(game.spec.name, names + field_names, [records[index] for index in range(len(schedule))])
+
+
+def _check_entrants(agents: Mapping[str, AgentOrFactory], field: Mapping[str, AgentOrFactory] | None) -> None:
+    if field is None:
+        if len(agents) < 2:
+            raise ValueError(f"a round-robin tournament needs at least 2 agents, got {list(agents)}")
+        return
+    if not agents or not field:
+        raise ValueError(f"a one-vs-field tournament needs agents and a field, got {list(agents)} and {list(field)}")
+    shared = sorted(set(agents) & set(field))
+    if shared:
+        raise ValueError(f"an agent name cannot be both an entrant and in the field: {shared}")
+
+
+def check_int_at_least(name: str, value: Any, low: int) -> None:
+    """``ValueError`` naming ``name`` unless ``value`` is an int of at least ``low``."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
+        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+
+
+def _open_log(
+    log_path: str | Path | None,
+    game: Game,
+    names: list[str],
+    field_names: list[str],
+    seed: int,
+    games_per_pairing: int,
+    schedule: list[ScheduledGame],
+) -> TournamentLog | None:
+    if log_path is None:
+        return None
+    header = {
+        "game": repr(game),
+        "agents": names,
+        "field": field_names,
+        "seed": seed,
+        "games_per_pairing": games_per_pairing,
+    }
+    return TournamentLog.open(log_path, header, schedule)
+
+
+def _play_all(
+    game: Game,
+    agents: Mapping[str, AgentOrFactory],
+    seed: int,
+    pending: list[tuple[int, ScheduledGame]],
+    workers: int,
+) -> Iterator[tuple[int, GameRecord]]:
+    """Play the ``pending`` games, yielding ``(schedule index, record)`` as each finishes."""
+    if workers == 1 or len(pending) <= 1:
+        built = _build_agents(agents, seed)
+        for index, item in pending:
+            yield index, _play_scheduled(game, built, item)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    context = multiprocessing.get_context("spawn")
+    start = {"initializer": _start_worker, "initargs": (game, agents, seed)}
+    with ProcessPoolExecutor(workers, mp_context=context, **start) as pool:
+        futures = {pool.submit(_play_in_worker, item): index for index, item in pending}
+        try:
+            for future in as_completed(futures):
+                yield futures[future], future.result()
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+
+
+def _play_scheduled(game: Game, agents: Mapping[str, Agent], item: ScheduledGame) -> GameRecord:
+    return play_game(game, [agents[name] for name in item.seat_names], item.seed, names=item.seat_names)
+
+
+_WORKER: dict[str, Any] = {}
+"""A worker process's game and agents, set once by :func:`_start_worker`."""
+
+
+def _start_worker(game: Game, agents: Mapping[str, AgentOrFactory], seed: int) -> None:
+    _WORKER["game"], _WORKER["agents"] = game, _build_agents(agents, seed)
+
+
+def _play_in_worker(item: ScheduledGame) -> GameRecord:
+    return _play_scheduled(_WORKER["game"], _WORKER["agents"], item)
 
 
 def _build_agents(agents: Mapping[str, AgentOrFactory], seed: int) -> dict[str, Agent]:
@@ -389,13 +543,13 @@ def _is_agent(entry: AgentOrFactory) -> bool:
     return not isinstance(entry, type) and callable(getattr(entry, "act", None))
 
 
-def _progress(items: list[ScheduledGame], enabled: bool, description: str) -> Iterator[ScheduledGame]:
-    """``items``, with a tqdm progress bar when ``enabled`` (tqdm is imported only then)."""
+def _progress_bar(enabled: bool, total: int, done: int, description: str) -> Any:
+    """A tqdm bar over ``total`` games starting at ``done`` when ``enabled`` (tqdm is imported only then)."""
     if not enabled:
-        return iter(items)
+        return None
     from tqdm import tqdm
 
-    return iter(tqdm(items, desc=description, unit="game"))
+    return tqdm(total=total, initial=done, desc=description, unit="game")
 
 
 # -- one agent against one opponent ---------------------------------------------------------------

@@ -1,41 +1,94 @@
-"""Agents by name: ``make_agent("heuristic", "quoridor", seed=0)``."""
+"""Agents by name: ``make_agent("heuristic", "quoridor", seed=0)``.
+
+A spec is an agent name, optionally followed by ``:key=value`` settings passed to the agent's constructor:
+``"mcts:simulations=400:evaluator=heuristic"``, ``"rhea:sequence_length=5"``. Values are read as ``true``/
+``false``, ``none``, integers, floats, or else text. ``"sb3:<path/to/model.zip>"`` names a trained model.
+"""
 
 from __future__ import annotations
+
+import importlib
+from typing import Any
 
 from baselines.agent import Agent, BaseAgent, RandomAgent, SeedLike
 from baselines.heuristics import heuristic_agents
 
 GENERIC_AGENTS: dict[str, type[BaseAgent]] = {"random": RandomAgent}
 """Agents that play every game."""
+PLANNERS: dict[str, str] = {}
+"""Search agents that play every game through the forward model, imported when first asked for."""
 SB3_PREFIX = "sb3:"
 """``"sb3:<path/to/model.zip>"`` names a trained SB3 model (``baselines.sb3.SB3Agent``; needs torch and SB3)."""
 
 
 def agent_choices(game_name: str) -> dict[str, type[BaseAgent]]:
     """Every agent name ``make_agent`` accepts for ``game_name``, with its class."""
-    return {**GENERIC_AGENTS, **heuristic_agents(game_name)}
+    planners = {name: _import_class(path) for name, path in PLANNERS.items()}
+    return {**GENERIC_AGENTS, **planners, **heuristic_agents(game_name)}
+
+
+def _import_class(path: str) -> type[BaseAgent]:
+    module, _, attribute = path.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+def parse_value(text: str) -> Any:
+    """A setting's value: ``true``/``false``, ``none``, an int, a float, or the text itself."""
+    lowered = text.strip().lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered == "none":
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text.strip()
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"name:key=value:..."`` as ``(name, settings)``; ``ValueError`` for a malformed or repeated setting."""
+    name, *parts = spec.strip().split(":")
+    settings: dict[str, Any] = {}
+    for part in parts:
+        key, equals, value = part.partition("=")
+        key = key.strip()
+        if not equals or not key.isidentifier():
+            raise ValueError(f"agent spec {spec!r}: settings are written ':key=value', got {part!r}")
+        if key in settings:
+            raise ValueError(f"agent spec {spec!r}: setting {key!r} is given twice")
+        settings[key] = parse_value(value)
+    return name.strip(), settings
 
 
 def make_agent(spec: str, game_name: str, seed: SeedLike = None) -> Agent:
-    """Build the agent called ``spec`` for game ``game_name``.
+    """Build the agent ``spec`` names for game ``game_name``.
 
     Args:
-        spec: an agent name: ``"random"`` for every game, plus the game's scripted agents
-            (``"path"`` and ``"heuristic"`` for Quoridor), or ``"sb3:<path/to/model.zip>"`` for a trained model.
+        spec: an agent name: ``"random"``, ``"mcts"`` and ``"rhea"`` for every game, plus the game's scripted
+            agents (``"path"`` and ``"heuristic"`` for Quoridor), optionally with ``:key=value`` settings; or
+            ``"sb3:<path/to/model.zip>"`` for a trained model. The agent's name is the whole spec.
         game_name: the registered name of the game.
         seed: the agent's seed (int, generator or ``None``).
 
     Raises:
-        ValueError: ``spec`` is not an agent for this game (the message lists the choices), or a model trained
-            for another game.
+        ValueError: ``spec`` is not an agent for this game (the message lists the choices), a setting the agent
+            does not take or does not allow, or a model trained for another game.
         FileNotFoundError: an ``sb3:`` model file does not exist.
     """
-    name = spec.strip()
-    if name.startswith(SB3_PREFIX):
+    text = spec.strip()
+    if text.startswith(SB3_PREFIX):
         from baselines.sb3.agent import SB3Agent
 
-        return SB3Agent.load(name[len(SB3_PREFIX) :], seed=seed, name=name, game_name=game_name)
+        return SB3Agent.load(text[len(SB3_PREFIX) :], seed=seed, name=text, game_name=game_name)
+    name, settings = parse_spec(text)
     choices = agent_choices(game_name)
     if name not in choices:
-        raise ValueError(f"unknown agent {spec!r} for game {game_name!r}; choices: {sorted(choices)}")
-    return choices[name](seed, name=name)
+        raise ValueError(f"unknown agent {name!r} for game {game_name!r}; choices: {sorted(choices)}")
+    try:
+        return choices[name](seed, name=text, **settings)
+    except TypeError as error:
+        if not settings:
+            raise
+        raise ValueError(f"agent {name!r} does not take the settings {sorted(settings)}: {error}") from error

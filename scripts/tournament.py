@@ -3,6 +3,12 @@
     python -m scripts.tournament                              # Quoridor 9x9: random, path, heuristic
     python -m scripts.tournament --config board_size=9 num_players=4 --games-per-pairing 40
     python -m scripts.tournament --csv results.csv --png results.png
+    python -m scripts.tournament --game battle_sheep --agents mcts:seconds=1:evaluator=heuristic,evaluation \
+        --field random --games-per-pairing 100 --workers 2 --log runs/sheep.jsonl   # each agent vs 3 random
+
+Agents are named as in ``baselines.factory``: ``random``, ``mcts``, ``rhea``, the game's scripted agents, any of them
+with ``:key=value`` settings, or ``sb3:<model.zip>``. With ``--log`` every game is written as it finishes and an
+interrupted run continues where it stopped when started again with the same arguments.
 
 Every lineup of agents plays ``games_per_pairing`` games on the same game seeds, rotating the seats so every
 agent plays every seat equally often (the schedule is described in ``baselines.arena``).
@@ -10,9 +16,10 @@ agent plays every seat equally often (the schedule is described in ``baselines.a
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 
 from baselines.arena import TournamentResult, tournament
@@ -27,10 +34,13 @@ class Args:
 
     game: str = "quoridor"
     """Game name (see boardenvs.list_games())."""
-    config: list[str] = field(default_factory=list)
+    config: list[str] = dataclasses.field(default_factory=list)
     """Game config as key=value pairs, e.g. board_size=5 num_players=4."""
     agents: str = "random,path,heuristic"
-    """Comma-separated agent names: random, plus the game's scripted agents (Quoridor: path, heuristic)."""
+    """Comma-separated agents: random, mcts, rhea, the game's scripted agents (Quoridor: path, heuristic), each
+    optionally with :key=value settings (mcts:simulations=400), or sb3:<model.zip>."""
+    field: str = ""
+    """One-vs-field mode: comma-separated agents that fill the other seats of every game (e.g. random)."""
     games_per_pairing: int = 100
     """Games per lineup of agents; a multiple of the number of players (the seat rotations)."""
     seed: int = 0
@@ -39,15 +49,19 @@ class Args:
     """Write the ranking as CSV to this path ("" to skip)."""
     png: str = "runs/tournament.png"
     """Save the win-rate and pairwise plot as PNG to this path ("" to skip)."""
+    workers: int = 1
+    """Processes playing games in parallel."""
+    log: str = ""
+    """JSON-lines log of every game; rerunning with the same log resumes an interrupted tournament."""
     progress: bool = True
     """Show a progress bar (--no-progress turns it off)."""
 
 
-def agent_names(agents: str) -> list[str]:
+def agent_names(agents: str, minimum: int = 2, what: str = "a tournament") -> list[str]:
     """The names in a comma-separated list; ``ValueError`` on an empty list or a repeated name."""
     names = [name.strip() for name in agents.split(",") if name.strip()]
-    if len(names) < 2:
-        raise ValueError(f"a tournament needs at least 2 agents, got {agents!r}")
+    if len(names) < minimum:
+        raise ValueError(f"{what} needs at least {minimum} agent(s), got {agents!r}")
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:
         raise ValueError(f"agent names must be distinct, repeated: {repeated}")
@@ -57,11 +71,22 @@ def agent_names(agents: str) -> list[str]:
 def main(args: Args) -> TournamentResult:
     """Play the tournament described by ``args``; write the CSV and PNG if asked; return the result."""
     game = make_game(args.game, **parse_config(args.config))
-    names = agent_names(args.agents)
-    for name in names:
+    names = agent_names(args.agents, minimum=1 if args.field else 2)
+    field_names = agent_names(args.field, minimum=1, what="--field") if args.field else []
+    for name in names + field_names:
         make_agent(name, args.game)  # fail fast, listing the choices, before any game is played
     factories = {name: partial(make_agent, name, args.game) for name in names}
-    result = tournament(game, factories, args.games_per_pairing, seed=args.seed, progress=args.progress)
+    field = {name: partial(make_agent, name, args.game) for name in field_names} or None
+    result = tournament(
+        game,
+        factories,
+        args.games_per_pairing,
+        seed=args.seed,
+        progress=args.progress,
+        field=field,
+        workers=args.workers,
+        log_path=args.log or None,
+    )
     if args.csv:
         result.to_csv(args.csv)
     if args.png:

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from baselines import BaseAgent, RandomAgent, agent_choices, make_agent, play_game
+from baselines.factory import parse_spec, parse_value
 from baselines.heuristics import HEURISTIC_AGENTS, heuristic_agents
 from baselines.heuristics.quoridor import (
     HeuristicAgent,
@@ -192,3 +193,31 @@ def test_scripted_agents_play_four_player_games_to_the_end() -> None:
     agents = [make_agent(name, "quoridor") for name in ("heuristic", "path", "random", "heuristic")]
     record = play_game(game, agents, seed=0)
     assert record.plies > 0 and (record.returns.max() == 1 or record.truncated)
+
+
+# -- agent specs with settings ------------------------------------------------------------------------
+def test_parse_spec_reads_typed_settings() -> None:
+    name, settings = parse_spec(
+        "mcts:simulations=400:exploration=1.5:reuse_tree=false:evaluator=heuristic:seconds=none"
+    )
+    assert name == "mcts"
+    assert settings == {
+        "simulations": 400,
+        "exploration": 1.5,
+        "reuse_tree": False,
+        "evaluator": "heuristic",
+        "seconds": None,
+    }
+    assert isinstance(settings["simulations"], int) and parse_value("1e-6") == pytest.approx(1e-6)
+    assert parse_spec("random") == ("random", {})
+
+
+@pytest.mark.parametrize("spec", ["mcts:simulations", "mcts:=3", "mcts:a=1:a=2", "mcts:not a name=1"])
+def test_parse_spec_rejects_malformed_settings(spec: str) -> None:
+    with pytest.raises(ValueError, match="agent spec"):
+        parse_spec(spec)
+
+
+def test_make_agent_rejects_settings_the_agent_does_not_take() -> None:
+    with pytest.raises(ValueError, match=r"agent 'random' does not take the settings \['depth'\]"):
+        make_agent("random:depth=3", "quoridor")

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import csv
 from collections import Counter
+from functools import partial
 
 import numpy as np
 import pytest
 
 from baselines import IllegalActionError, RandomAgent, play_game, tournament, tournament_schedule
-from baselines.arena import game_seeds, tournament_lineups
+from baselines.arena import field_lineups, game_seeds, tournament_lineups
+from baselines.factory import make_agent
 from baselines.ratings import ELO_MEAN, fit_elo, wilson_interval
 from boardenvs import make_game
 from tests.toy_games import LINES, TicTacToe
@@ -189,6 +191,96 @@ def test_four_player_tournament_summaries() -> None:
 def test_a_tournament_needs_two_agents(toy) -> None:
     with pytest.raises(ValueError, match="at least 2 agents"):
         tournament(toy, {"random": RandomAgent}, 2)
+
+
+# -- one-vs-field, places, resumable logs, parallel workers ------------------------------------------
+def test_field_lineups_put_each_entrant_against_the_field() -> None:
+    assert field_lineups(["a", "b"], ["r"], 4) == [("a", "r", "r", "r"), ("b", "r", "r", "r")]
+    assert field_lineups(["a"], ["x", "y"], 2) == [("a", "x"), ("a", "y")]
+    assert field_lineups(["a"], ["x", "y"], 4) == [("a", "x", "x", "y"), ("a", "x", "y", "y")]
+    assert field_lineups(["a"], ["x", "y", "z", "w"], 4) == [
+        ("a", "x", "y", "z"),
+        ("a", "x", "y", "w"),
+        ("a", "x", "z", "w"),
+        ("a", "y", "z", "w"),
+    ]
+
+
+def test_one_vs_field_tournament_against_three_random_agents() -> None:
+    game = make_game("quoridor", board_size=5, num_players=4)
+    agents = {"first": FirstLegalAgent(), "other": RandomAgent}
+    result = tournament(game, agents, games_per_pairing=8, seed=2, field={"random": RandomAgent})
+    assert len(result.records) == 2 * 8
+    for record in result.records:
+        assert sorted(record.agent_names).count("random") == 3
+    assert result.seat_counts()["first"] == [2, 2, 2, 2]
+    assert {stats.name: stats.games for stats in result.stats} == {"first": 8, "other": 8, "random": 16}
+
+
+def test_mean_place_counts_ties_as_shared_places(toy) -> None:
+    result = tournament(toy, {"tactical": TacticalAgent, "first": FirstLegalAgent()}, 20, seed=4)
+    for stats in result.stats:
+        expected = np.mean(
+            [
+                1.0 if r.outcome(stats.name) == 1 else 1.5 if r.outcome(stats.name) == 0.5 else 2.0
+                for r in result.records
+            ]
+        )
+        assert stats.mean_rank == pytest.approx(expected)
+    assert "mean place" in result.table()
+
+
+def test_field_mode_rejects_overlapping_or_missing_entrants(toy) -> None:
+    with pytest.raises(ValueError, match="both an entrant and in the field"):
+        tournament(toy, {"random": RandomAgent}, 2, field={"random": RandomAgent})
+    with pytest.raises(ValueError, match="needs agents and a field"):
+        tournament(toy, {"random": RandomAgent}, 2, field={})
+    with pytest.raises(ValueError, match="workers must be an integer >= 1"):
+        tournament(toy, {"a": RandomAgent, "b": RandomAgent}, 2, workers=0)
+
+
+class CountingRandom(RandomAgent):
+    """A random agent that counts the games it starts (reseed is called once per seat per game)."""
+
+    started = 0
+
+    def reseed(self, seed: int) -> None:
+        CountingRandom.started += 1
+        super().reseed(seed)
+
+
+def test_a_logged_tournament_resumes_where_it_stopped(toy, tmp_path) -> None:
+    agents = {"tactical": TacticalAgent, "random": RandomAgent}
+    log = tmp_path / "run.jsonl"
+    full = tournament(toy, agents, 12, seed=5, log_path=log)
+    lines = log.read_text().splitlines(keepends=True)
+    assert len(lines) == 1 + 12
+    log.write_text("".join(lines[:5]) + lines[5][:17])  # stopped after 4 games, mid-write of the fifth
+    CountingRandom.started = 0
+    resumed = tournament(toy, {"tactical": TacticalAgent, "random": CountingRandom}, 12, seed=5, log_path=log)
+    assert CountingRandom.started == 12 - 4
+    assert [r.actions for r in resumed.records] == [r.actions for r in full.records]
+    assert [s.win_rate for s in resumed.stats] == [s.win_rate for s in full.stats]
+    assert len(log.read_text().splitlines()) == 1 + 12
+    CountingRandom.started = 0
+    tournament(toy, {"tactical": TacticalAgent, "random": CountingRandom}, 12, seed=5, log_path=log)
+    assert CountingRandom.started == 0  # everything was already played
+
+
+def test_a_log_from_another_tournament_is_refused(toy, tmp_path) -> None:
+    log = tmp_path / "run.jsonl"
+    tournament(toy, {"a": RandomAgent, "b": RandomAgent}, 2, seed=5, log_path=log)
+    with pytest.raises(ValueError, match=r"another tournament: its 'seed' is 5, this run's is 6"):
+        tournament(toy, {"a": RandomAgent, "b": RandomAgent}, 2, seed=6, log_path=log)
+
+
+def test_parallel_workers_give_the_same_records() -> None:
+    game = make_game("quoridor", board_size=3)
+    agents = {"random": partial(make_agent, "random", "quoridor"), "path": partial(make_agent, "path", "quoridor")}
+    serial = tournament(game, agents, 6, seed=3)
+    parallel = tournament(game, agents, 6, seed=3, workers=2)
+    assert [r.actions for r in parallel.records] == [r.actions for r in serial.records]
+    assert [r.agent_names for r in parallel.records] == [r.agent_names for r in serial.records]
 
 
 # -- statistics -----------------------------------------------------------------------------------

@@ -53,3 +53,27 @@ def test_cli_prints_the_table_and_writes_the_plot_by_default(capsys, tmp_path, m
     assert (tmp_path / "runs" / "tournament.png").exists() and "wrote runs/tournament.png" in printed
     assert "quoridor (board_size=5): 2 games" in printed
     assert "rank" in printed and "path" in printed and "pairwise win rate" in printed
+
+
+def test_field_mode_with_settings_and_a_resumable_log(tmp_path) -> None:
+    log = tmp_path / "games.jsonl"
+    args = Args(
+        config=["board_size=5", "num_players=4"],
+        agents="heuristic",
+        field="random",
+        games_per_pairing=4,
+        log=str(log),
+        progress=False,
+        csv="",
+        png="",
+    )
+    result = main(args)
+    assert [sorted(record.agent_names) for record in result.records] == [["heuristic"] + ["random"] * 3] * 4
+    assert len(log.read_text().splitlines()) == 1 + 4
+    again = main(args)  # everything is in the log: nothing is replayed, the numbers are the same
+    assert [stats.win_rate for stats in again.stats] == [stats.win_rate for stats in result.stats]
+
+
+def test_a_field_needs_an_agent() -> None:
+    with pytest.raises(ValueError, match="--field needs at least 1 agent"):
+        main(Args(agents="random", field=" , ", games_per_pairing=2, progress=False, csv="", png=""))
