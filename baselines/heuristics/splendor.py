@@ -8,7 +8,8 @@ action, an apparent bug noted in RULES.md §3.8).
 :class:`BuyerAgent` plays, in this order: buy the affordable card with the most points (cheaper first);
 reserve a face-up card an opponent could buy now for 3 or more points (block); take the tokens that most
 reduce the shortfall on its target card (the card with the best points per missing token, reserved cards
-included); reserve the target; anything else. It returns the tokens it needs least and takes any noble.
+included); reserve the target; anything else. It returns the tokens it needs least, takes any noble and,
+when the official rules let it choose how to pay, keeps its gold (coloured tokens first).
 """
 
 from __future__ import annotations
@@ -58,6 +59,8 @@ class BuyerAgent(BaseAgent):
             return self._return(game, view, player, by_kind["return"])
         if "noble" in by_kind:
             return self.choose(by_kind["noble"])
+        if "pay" in by_kind:
+            return by_kind["pay"][0]
         for rule in (self._buy, self._block, self._take, self._reserve_target):
             action = rule(game, view, player, by_kind)
             if action is not None:

@@ -33,3 +33,16 @@ def play(game: Splendor, state: SplendorState, *moves: str) -> SplendorState:
 
 def legal_moves(game: Splendor, state: SplendorState) -> list[str]:
     return [game.action_to_str(state, int(a)) for a in game.legal_actions(state)]
+
+
+def with_player(state: SplendorState, player: int, tokens=(0,) * 6, bonuses=(0,) * 5, points: int = 0,
+                bought: int = 0) -> SplendorState:  # fmt: skip
+    """A copy of ``state`` with ``player``'s tokens, bonuses, points and cards bought replaced."""
+    players = state.players.copy()
+    players[player, :6], players[player, 6:11] = tokens, bonuses
+    players[player, 11], players[player, 12] = points, bought
+    return edit(state, players=players)
+
+
+def event_types(state: SplendorState) -> list[int]:
+    return [event.type for event in state.events]

@@ -6,7 +6,7 @@ import numpy as np
 
 from boardenvs.games.splendor import Splendor, event_counts, hc_group
 from boardenvs.games.splendor import events as ev
-from tests.splendor.helpers import play, start
+from tests.splendor.helpers import play, start, with_player
 
 GAME = Splendor(num_players=3)
 
@@ -53,10 +53,10 @@ def test_no_observation_reveals_a_hidden_card_along_random_games() -> None:
 def test_visible_events_blank_other_players_face_down_cards() -> None:
     state = play(GAME, start(GAME), "reserve deck L3")
     events = list(state.events)
-    types = [e.type for e in events]
-    assert types == [ev.DRAW_CARD, ev.RESERVE_HIDDEN_CARD, ev.DECREASE_GOLD, ev.INCREASE_PLAYER_GOLD]
-    assert all(e.card == -1 for e in GAME.visible_events(state, events, 1) if e.type in types[:2])
-    assert [e.card for e in GAME.visible_events(state, events, 0)][:2] == [int(state.reserved[0, 0])] * 2
+    assert [e.type for e in events] == [ev.RESERVE_HIDDEN_CARD, ev.DECREASE_GOLD, ev.INCREASE_PLAYER_GOLD]
+    assert GAME.visible_events(state, events, 1)[0].card == -1 and events[0].face_down
+    assert GAME.visible_events(state, events, 0)[0].card == int(state.reserved[0, 0])
+    assert GAME.visible_events(state, events, 1)[1:] == events[1:]
 
 
 def test_events_follow_table_one_and_the_hc_grouping() -> None:
@@ -65,4 +65,27 @@ def test_events_follow_table_one_and_the_hc_grouping() -> None:
     assert event_counts(list(state.events), 0, grouped=True) == [3, 0, 0, 0, 0]
     assert [hc_group(t) for t in (8, 10, 12, 13, 14, 16, 17, 0)] == [0, 0, 1, 2, 3, 4, 4, -1]
     setup = GAME.initial_state(np.random.default_rng(0)).events
-    assert {e.type for e in setup} == {ev.FILL_NOBLE, ev.FILL_CARD}
+    assert [e.type for e in setup[:2]] == [ev.DRAW_CARD, ev.FILL_CARD] and setup[-1].type == ev.FILL_NOBLE
+    assert all(e.who == ev.ENGINE for e in setup) and len(setup) == 2 * 12 + 4
+
+
+def test_every_purchase_records_card_points_even_zero_as_rinascimento_does() -> None:
+    state = start(GAME)
+    cards = GAME.tables.cards
+    zero = next(int(c) for c in cards.by_level[0] if cards.points[c] == 0)
+    state.face_up[0, 0] = zero
+    state = with_player(state, 0, tokens=[int(v) for v in cards.cost[zero]] + [0])
+    after = play(GAME, state, "buy L1#1")
+    points = [e for e in after.events if e.type == ev.RECEIVE_CARD_POINTS]
+    assert len(points) == 1 and points[0].points == 0 and points[0].card == zero
+    assert event_counts(list(after.events), 0, grouped=True)[4] == 1  # hc "receive points" counts the purchase
+    paid = [e for e in after.events if e.type == ev.DECREASE_PLAYER_TOKENS]
+    assert sorted((e.stack, e.amount) for e in paid) == [(c, int(v)) for c, v in enumerate(cards.cost[zero]) if v]
+
+
+def test_gold_paid_for_several_colours_is_one_event_pair_per_colour() -> None:
+    state = start(GAME)
+    state.face_up[0, 0] = 0  # red 2, black 1
+    after = play(GAME, with_player(state, 0, tokens=(0, 0, 0, 0, 0, 3)), "buy L1#1")
+    gold = [e for e in after.events if e.type == ev.DECREASE_PLAYER_GOLD]
+    assert [e.amount for e in gold] == [2, 1] and after.players[0, 5] == 0

@@ -6,17 +6,11 @@ import numpy as np
 import pytest
 
 from boardenvs.games.splendor import Splendor
-from boardenvs.games.splendor.state import MAIN, NOBLE, POINTS, RETURN
-from tests.splendor.helpers import edit, legal_moves, play, start
+from boardenvs.games.splendor import events as ev
+from boardenvs.games.splendor.state import MAIN, NOBLE, PAY, POINTS, RETURN
+from tests.splendor.helpers import edit, event_types, legal_moves, play, start, with_player
 
 GAME = Splendor()
-
-
-def with_player(state, player: int, tokens=(0,) * 6, bonuses=(0,) * 5, points: int = 0, bought: int = 0):
-    players = state.players.copy()
-    players[player, :6], players[player, 6:11] = tokens, bonuses
-    players[player, 11], players[player, 12] = points, bought
-    return edit(state, players=players)
 
 
 def test_setup_uses_the_official_token_counts_and_players_plus_one_nobles() -> None:
@@ -170,32 +164,60 @@ def test_max_plies_truncates_with_a_ranking() -> None:
     assert state.ply == 10 and game.is_truncated(state) and abs(game.returns(state).sum()) < 1e-6
 
 
-# -- Rinascimento (R1, R5-R9) ---------------------------------------------------------------------
-RINA = Splendor(rinascimento=True, deck="rinascimento_native")
+# -- official payment: gold may replace any gem (the "pay" phase) --------------------------------
+CARD_R2_K1 = 0
+"""Official card 0: a level-1 white card costing red 2, black 1."""
 
 
-def test_rinascimento_ends_at_once() -> None:
-    state = with_player(start(RINA, player=0), 0, points=15)
-    state = play(RINA, state, "take WUG")
-    assert RINA.is_terminal(state)
+def buying_position(tokens) -> object:
+    state = with_player(start(GAME), 0, tokens=tokens)
+    state.face_up[0, 0] = CARD_R2_K1
+    return state
 
 
-def test_rinascimento_allows_fewer_colours_and_never_returns_gold() -> None:
-    state = start(RINA)
-    assert "take W" in legal_moves(RINA, state) and "take WU" in legal_moves(RINA, state)
-    state = play(RINA, with_player(state, 0, tokens=(2, 2, 2, 0, 0, 3)), "take WUG")
-    assert state.phase == RETURN and "return Y" not in legal_moves(RINA, state)
+def test_paying_with_gold_while_holding_the_colour_is_a_choice() -> None:
+    state = play(GAME, buying_position((0, 0, 0, 2, 1, 1)), "buy L1#1")
+    assert state.phase == PAY and state.current_player == 0 and state.players[0, 12] == 0
+    assert legal_moves(GAME, state) == ["gold for R", "gold for K", "pay"]
+    kept_gold = play(GAME, state, "pay")
+    assert kept_gold.players[0, :6].tolist() == [0, 0, 0, 0, 0, 1] and kept_gold.current_player == 1
+    kept_black = play(GAME, state, "gold for K")  # the last spare gold: the purchase completes
+    assert kept_black.players[0, :6].tolist() == [0, 0, 0, 0, 1, 0] and kept_black.phase == MAIN
+    assert kept_black.players[0, 12] == 1 and kept_black.supply[5] == state.supply[5] + 1
+    assert event_types(kept_black)[:6] == [ev.DECREASE_PLAYER_TOKENS, ev.INCREASE_TOKENS, ev.DECREASE_PLAYER_GOLD,
+                                           ev.INCREASE_GOLD, ev.RECEIVE_CARD_POINTS, ev.RECEIVE_CARD_BONUS]
 
 
-def test_rinascimento_take_same_stops_at_the_cap_and_reserve_gives_no_gold_there() -> None:
-    state = with_player(start(RINA), 0, tokens=(2, 2, 2, 2, 1, 0))
-    after = play(RINA, state, "take 2 R")
-    assert after.players[0, 3] == 3 and after.players[0, :6].sum() == 10 and after.phase == MAIN
-    after = play(RINA, with_player(state, 0, tokens=(2, 2, 2, 2, 2, 0)), "reserve L1#1")
-    assert after.players[0, 5] == 0
+def test_several_golds_can_go_to_one_colour() -> None:
+    state = play(GAME, buying_position((0, 0, 0, 2, 1, 2)), "buy L1#1", "gold for R")
+    assert state.phase == PAY and state.gold_plan == (0, 0, 0, 1, 0)
+    assert "gold for R" in legal_moves(GAME, state)
+    state = play(GAME, state, "gold for R")
+    assert state.phase == MAIN and state.players[0, :6].tolist() == [0, 0, 0, 2, 0, 0]
 
 
-def test_rinascimento_gives_the_first_eligible_noble_without_a_choice() -> None:
-    state = edit(start(RINA), nobles=[0, 1, 5])
-    state = play(RINA, with_player(state, 0, bonuses=(4, 4, 0, 0, 4), bought=12), "take WUG")
-    assert state.nobles.tolist() == [-1, 1, 5] and state.current_player == 1
+def test_no_payment_choice_without_spare_gold() -> None:
+    exact = play(GAME, buying_position((0, 0, 0, 1, 1, 1)), "buy L1#1")  # the gold must cover the red
+    assert exact.phase == MAIN and exact.players[0, :6].tolist() == [0] * 6 and exact.current_player == 1
+    no_gold = play(GAME, buying_position((0, 0, 0, 2, 1, 0)), "buy L1#1")
+    assert no_gold.phase == MAIN and no_gold.players[0, 12] == 1
+
+
+def test_a_face_down_reserve_is_shown_while_it_is_paid_for() -> None:
+    state = play(GAME, start(GAME), "reserve deck L1", "take WUG")
+    card = int(state.reserved[0, 0])
+    cost = [int(v) for v in GAME.tables.cards.cost[card]]
+    state = with_player(state, 0, tokens=cost + [2])
+    paying = play(GAME, state, "buy reserved 1")
+    assert paying.phase == PAY and not paying.hidden[0, 0]
+    rng = np.random.default_rng(0)
+    assert all(GAME.determinize(paying, 1, rng).reserved[0, 0] == card for _ in range(5))
+    observed = GAME.spec.split_observation(GAME.observe(paying, 1))["paying"]
+    assert observed[0] == 1 and observed[1] == 0 and observed[9:].tolist() == cost
+
+
+def test_official_returns_may_include_gold() -> None:
+    state = play(GAME, with_player(start(GAME), 0, tokens=(2, 2, 2, 1, 1, 1)), "take WUG")
+    assert state.phase == RETURN and "return Y" in legal_moves(GAME, state)
+    state = play(GAME, state, "return Y", "return W")
+    assert state.current_player == 1 and state.players[0, :6].sum() == 10 and state.players[0, 5] == 0

@@ -11,8 +11,11 @@ PRESETS: dict[str, dict[str, object]] = {
     "3p": {"num_players": 3},
     "4p": {"num_players": 4},
     "rinascimento": {"num_players": 2, "rinascimento": True, "deck": "rinascimento_native"},
+    "rinascimento_3p": {"num_players": 3, "rinascimento": True, "deck": "rinascimento_native"},
+    "rinascimento_4p": {"num_players": 4, "rinascimento": True, "deck": "rinascimento_native"},
 }
-"""Official games for 2-4 players, and Rinascimento's ``defaultx2`` setting (R1, R5-R9, native deck)."""
+"""Official games for 2-4 players, and Rinascimento's ``defaultx2`` / ``defaultx3`` / ``default`` settings
+(R1, R5-R9, native deck; 4/5/7 tokens per colour and players + 1 nobles, RULES.md §3.5)."""
 
 __all__ = [
     "COLOURS", "EVENT_NAMES", "HC_GROUP", "HC_GROUP_NAMES", "PRESETS", "CardTable", "Event", "Move", "Splendor",

@@ -1,16 +1,26 @@
-"""Card and noble data of Splendor, loaded from the CSV files shipped in this package (RULES.md §3.4).
+"""Card and noble data of Splendor, loaded from CSV files (RULES.md §3.4).
 
 Resources are indexed 0..4 = white, blue, green, red, black (the canonical CSV columns); index 5 is gold.
 ``"official"`` is the canonical 90-card deck. ``"rinascimento_native"`` is the Rinascimento ``assets/default``
 deck read the way its engine reads it: a card's bonus is its suit id and its cost columns ``cost0..cost4`` are
 the same five resources (RULES.md §3.4, "suit = cost column"), which re-wires bonuses relative to Splendor.
+
+Custom tables (``SplendorConfig.cards_file`` / ``nobles_file``, for game-design experiments) use one of two
+card formats, told apart by the header:
+
+* canonical: ``tier,bonus,points,cost_white,cost_blue,cost_green,cost_red,cost_black`` (``bonus`` a colour
+  name, ``tier`` 1..3);
+* native: ``suit_id,points,cost0,...,cost4`` plus ``tier`` or Rinascimento's ``deck_file`` (``.../1.csv``).
+
+Nobles: ``points,req_white,req_blue,req_green,req_red,req_black``. Every malformed cell raises a
+``ValueError`` naming the file, the row (1 = header) and the column.
 """
 
 from __future__ import annotations
 
 import csv
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +35,11 @@ DECKS: tuple[str, ...] = ("official", "rinascimento_native")
 DATA_DIR = Path(__file__).parent
 DECK_FILES = {"official": "splendor_cards.csv", "rinascimento_native": "splendor_cards_rinascimento_native.csv"}
 NOBLE_FILE = "splendor_nobles.csv"
-MAX_COST = 7
+MAX_VALUE = 30
+"""Largest cost, point value or noble requirement a table may hold."""
+CANONICAL_COLUMNS = ("tier", "bonus", "points", *(f"cost_{c}" for c in COLOURS))
+NATIVE_COLUMNS = ("suit_id", "points", *(f"cost{i}" for i in range(5)))
+NOBLE_COLUMNS = ("points", *(f"req_{c}" for c in COLOURS))
 
 
 @dataclass(frozen=True, eq=False)
@@ -59,60 +73,99 @@ class CardTable:
         return len(self.noble_points) - 1
 
 
+Card = tuple[int, int, int, list[int]]
+"""``(level, bonus, points, costs)`` of one parsed card row."""
+
+
+def _cell(row: dict[str, str], column: str, where: str) -> str:
+    value = row.get(column)
+    if value is None:
+        raise ValueError(f"{where}, column {column!r}: missing value")
+    return value.strip()
+
+
 def _int(row: dict[str, str], column: str, low: int, high: int, where: str) -> int:
+    text = _cell(row, column, where)
     try:
-        value = int(row[column])
-    except (KeyError, TypeError, ValueError):
-        raise ValueError(f"{where}: column {column!r} must hold an integer, got {row.get(column)!r}") from None
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"{where}, column {column!r}: must hold an integer, got {text!r}") from None
     if not low <= value <= high:
-        raise ValueError(f"{where}: {column} must be in {low}..{high}, got {value}")
+        raise ValueError(f"{where}, column {column!r}: must be in {low}..{high}, got {value}")
     return value
 
 
-def _official_row(row: dict[str, str], where: str) -> tuple[int, int, int, list[int]]:
-    bonus = row.get("bonus")
+def _canonical_row(row: dict[str, str], where: str) -> Card:
+    bonus = _cell(row, "bonus", where)
     if bonus not in COLOURS:
-        raise ValueError(f"{where}: bonus must be one of {list(COLOURS)}, got {bonus!r}")
-    costs = [_int(row, f"cost_{colour}", 0, MAX_COST, where) for colour in COLOURS]
+        raise ValueError(f"{where}, column 'bonus': must be one of {list(COLOURS)}, got {bonus!r}")
+    costs = [_int(row, f"cost_{colour}", 0, MAX_VALUE, where) for colour in COLOURS]
     level = _int(row, "tier", 1, NUM_LEVELS, where)
-    return level, COLOURS.index(bonus), _int(row, "points", 0, 5, where), costs
+    return level, COLOURS.index(bonus), _int(row, "points", 0, MAX_VALUE, where), costs
 
 
-def _native_row(row: dict[str, str], where: str) -> tuple[int, int, int, list[int]]:
-    deck_file = row.get("deck_file") or ""
-    level_text = Path(deck_file).stem
-    if level_text not in ("1", "2", "3"):
-        raise ValueError(f"{where}: deck_file must end in 1.csv, 2.csv or 3.csv, got {deck_file!r}")
-    costs = [_int(row, f"cost{i}", 0, MAX_COST, where) for i in range(5)]
-    return int(level_text), _int(row, "suit_id", 0, 4, where), _int(row, "points", 0, 5, where), costs
+def _native_row(row: dict[str, str], where: str) -> Card:
+    if "tier" in row:
+        level = _int(row, "tier", 1, NUM_LEVELS, where)
+    else:
+        deck_file = _cell(row, "deck_file", where)
+        if Path(deck_file).stem not in ("1", "2", "3"):
+            raise ValueError(f"{where}, column 'deck_file': must end in 1.csv, 2.csv or 3.csv, got {deck_file!r}")
+        level = int(Path(deck_file).stem)
+    costs = [_int(row, f"cost{i}", 0, MAX_VALUE, where) for i in range(5)]
+    return level, _int(row, "suit_id", 0, 4, where), _int(row, "points", 0, MAX_VALUE, where), costs
 
 
-def parse_cards(path: Path, native: bool = False) -> list[tuple[int, int, int, list[int]]]:
-    """``(level, bonus, points, costs)`` per card of a card CSV; ``ValueError`` naming the bad row otherwise."""
-    with open(path, newline="") as handle:
-        rows = list(csv.DictReader(handle))
+def _read(path: Path, what: str) -> tuple[list[str], list[dict[str, str]]]:
+    """The header and rows of a CSV file; ``ValueError`` naming ``what`` if it cannot be read."""
+    try:
+        with open(path, newline="") as handle:
+            reader = csv.DictReader(handle)
+            rows = list(reader)
+            header = list(reader.fieldnames or [])
+    except (OSError, UnicodeDecodeError, csv.Error) as error:
+        raise ValueError(f"{what} {str(path)!r} cannot be read: {error}") from None
+    return [name.strip() for name in header], [{k.strip(): v for k, v in r.items() if k} for r in rows]
+
+
+def _require(path: Path, header: list[str], columns: tuple[str, ...]) -> None:
+    missing = [column for column in columns if column not in header]
+    if missing:
+        raise ValueError(f"{path}, row 1 (header): missing column(s) {missing}; found {header}")
+
+
+def parse_cards(path: Path) -> list[Card]:
+    """``(level, bonus, points, costs)`` per card of a card CSV in either format (told apart by the header)."""
+    path = Path(path)
+    header, rows = _read(path, "cards_file")
+    native = "suit_id" in header
+    _require(path, header, NATIVE_COLUMNS if native else CANONICAL_COLUMNS)
+    if native and "tier" not in header and "deck_file" not in header:
+        raise ValueError(f"{path}, row 1 (header): a native card file needs a 'tier' or 'deck_file' column")
     if not rows:
         raise ValueError(f"{path}: no cards")
-    parse = _native_row if native else _official_row
-    cards = [parse(row, f"{path.name} row {index + 2}") for index, row in enumerate(rows)]
+    parse = _native_row if native else _canonical_row
+    cards = [parse(row, f"{path}, row {index + 2}") for index, row in enumerate(rows)]
     for level in range(1, NUM_LEVELS + 1):
         if not any(card[0] == level for card in cards):
-            raise ValueError(f"{path}: level {level} has no cards")
+            raise ValueError(f"{path}: level {level} has no cards (every level 1..{NUM_LEVELS} needs one)")
     return cards
 
 
 def parse_nobles(path: Path) -> list[tuple[int, list[int]]]:
-    """``(points, requirements)`` per noble of a noble CSV; ``ValueError`` naming the bad row otherwise."""
-    with open(path, newline="") as handle:
-        rows = list(csv.DictReader(handle))
+    """``(points, requirements)`` per noble of a noble CSV; ``ValueError`` naming file, row and column."""
+    path = Path(path)
+    header, rows = _read(path, "nobles_file")
+    _require(path, header, NOBLE_COLUMNS)
     nobles = []
     for index, row in enumerate(rows):
-        where = f"{path.name} row {index + 2}"
-        nobles.append((_int(row, "points", 0, 10, where), [_int(row, f"req_{c}", 0, 20, where) for c in COLOURS]))
+        where = f"{path}, row {index + 2}"
+        requirement = [_int(row, f"req_{c}", 0, MAX_VALUE, where) for c in COLOURS]
+        nobles.append((_int(row, "points", 0, MAX_VALUE, where), requirement))
     return nobles
 
 
-def build_table(cards: list[tuple[int, int, int, list[int]]], nobles: list[tuple[int, list[int]]]) -> CardTable:
+def build_table(cards: list[Card], nobles: list[tuple[int, list[int]]]) -> CardTable:
     """The arrays of :class:`CardTable` from parsed rows."""
     level = np.array([c[0] for c in cards] + [0], dtype=np.int16)
     cost = np.array([c[3] for c in cards] + [[99] * 5], dtype=np.int16)
@@ -129,10 +182,10 @@ def build_table(cards: list[tuple[int, int, int, list[int]]], nobles: list[tuple
     )
 
 
-@cache
-def card_table(deck: str = "official") -> CardTable:
-    """The shipped card table of ``deck`` (one of :data:`DECKS`), read once."""
+@lru_cache(maxsize=32)
+def card_table(deck: str = "official", cards_file: str = "", nobles_file: str = "") -> CardTable:
+    """The card table of ``deck`` (one of :data:`DECKS`), or of ``cards_file`` / ``nobles_file`` when given."""
     if deck not in DECK_FILES:
         raise ValueError(f"deck must be one of {list(DECKS)}, got {deck!r}")
-    cards = parse_cards(DATA_DIR / DECK_FILES[deck], native=deck == "rinascimento_native")
-    return build_table(cards, parse_nobles(DATA_DIR / NOBLE_FILE))
+    cards = parse_cards(Path(cards_file) if cards_file else DATA_DIR / DECK_FILES[deck])
+    return build_table(cards, parse_nobles(Path(nobles_file) if nobles_file else DATA_DIR / NOBLE_FILE))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from os import PathLike
 
 import numpy as np
 
@@ -39,12 +40,17 @@ class SplendorConfig:
         nobles: nobles revealed, 0..10; ``None`` = players + 1 (``noblesCount``).
         points_to_end: points that trigger the end, 1..30 (``endGameScore``).
         max_reserved: reserve limit, 0..10 (``maxReserveCards``).
-        take_different_count: colours in a take-different, 2..5 (``pickDifferentCount``).
-        take_different_amount: tokens per colour in a take-different, 1..3 (``pickDifferentAmount``).
-        take_same_amount: tokens in a take-same, 2..5 (``pickSameAmount``).
+        take_different_count: colours in a take-different, 2..5 (``pickDifferentCount``; official: exactly
+            ``min(count, available)``, Rinascimento: up to).
+        take_different_amount: tokens per colour in a take-different, 1..3 (``pickDifferentAmount``;
+            official: exactly, Rinascimento: up to).
+        take_same_amount: tokens in a take-same, 2..5 (``pickSameAmount``; Rinascimento: fewer only up to
+            the cap, R6).
         take_same_min: stack size a take-same needs, 1..10 (``pickSameMinCoins``).
         rinascimento: Rinascimento's rule implementation (RULES.md R1, R5-R9) instead of the official rules.
         deck: ``"official"`` or ``"rinascimento_native"`` (RULES.md §3.4).
+        cards_file: path of a custom card CSV (``cards.py`` formats) used instead of ``deck``; ``""`` = none.
+        nobles_file: path of a custom noble CSV used instead of the shipped 10 nobles; ``""`` = none.
         max_plies: hard cap on plies; reaching it ends the game ranked by points (truncated), 10..100000.
     """
 
@@ -62,6 +68,8 @@ class SplendorConfig:
     take_same_min: int = 4
     rinascimento: bool = False
     deck: str = "official"
+    cards_file: str = ""
+    nobles_file: str = ""
     max_plies: int = 600
 
     def __post_init__(self) -> None:
@@ -78,7 +86,14 @@ class SplendorConfig:
         for name, (low, high) in _RANGES.items():
             check_int(name, getattr(self, name), low, high)
             object.__setattr__(self, name, int(getattr(self, name)))
-        table = card_table(self.deck)
+        for name in ("cards_file", "nobles_file"):
+            value = getattr(self, name)
+            if not isinstance(value, (str, PathLike)):
+                raise ValueError(f"{name} must be a path (str), got {value!r}")
+            object.__setattr__(self, name, str(value))
+        if self.cards_file and self.deck != "official":
+            raise ValueError(f"pass either deck={self.deck!r} or cards_file={self.cards_file!r}, not both")
+        table = card_table(self.deck, self.cards_file, self.nobles_file)
         smallest_deck = min(len(ids) for ids in table.by_level)
         check_int("face_up", self.face_up, 1, min(10, smallest_deck))
         check_int("nobles", self.nobles, 0, table.num_nobles)

@@ -37,7 +37,9 @@ class Event(NamedTuple):
     """One recorded change (Rinascimento's ``REvent``): who caused it, its type id and its attributes.
 
     ``card`` is ``-1`` where no card is involved or where the card is hidden from the viewer
-    (``Splendor.visible_events``); ``face_down`` marks the draw/reserve of a deck-top card.
+    (``Splendor.visible_events``); ``face_down`` marks the reserve of a deck-top card. Gold events carry
+    ``stack`` 5; a "receive card points" event is recorded for every purchase (``points`` may be 0), as
+    Rinascimento's ``BuyCard`` does; ``NOBLE_TAKEN`` (the table side of a visit) is the engine's (``who`` -1).
     """
 
     tick: int

@@ -12,13 +12,30 @@ from boardenvs.games.splendor.cards import LETTERS, NUM_LEVELS
 from boardenvs.games.splendor.config import SplendorConfig
 from boardenvs.games.splendor.events import DRAW_CARD, RESERVE_HIDDEN_CARD, Event
 from boardenvs.games.splendor.observation import observation_fields, observe
+from boardenvs.games.splendor.render import render_rgb
+from boardenvs.games.splendor.state import PAY as PAY_PHASE
 from boardenvs.games.splendor.state import PHASE_NAMES, POINTS, SplendorState
-from boardenvs.games.splendor.tables import KINDS, colours_name, slot_name, tables_for
+from boardenvs.games.splendor.tables import (
+    BUY_FACE_UP,
+    BUY_RESERVED,
+    KINDS,
+    NOBLE_CHOICE,
+    PASS,
+    PAY,
+    PAY_GOLD,
+    RESERVE_DECK,
+    RESERVE_FACE_UP,
+    RETURN,
+    TAKE_DIFFERENT,
+    TAKE_SAME,
+    slot_name,
+    tables_for,
+)  # fmt: skip
 
 
 class Move(NamedTuple):
-    """A decoded action: ``kind`` (one of ``tables.KINDS``) and its argument (combination index, colour,
-    face-up slot, level, reserve slot or noble slot; 0 for a pass)."""
+    """A decoded action: ``kind`` (one of ``tables.KINDS``) and its argument (pattern index within the kind,
+    face-up slot, level, reserve slot, resource, noble slot or colour; 0 for ``pay`` and ``pass``)."""
 
     kind: str
     arg: int
@@ -30,30 +47,60 @@ class Splendor(Game[SplendorState]):
     **Setup.** Each level deck (40/30/20 cards) is shuffled by ``initial_state(rng)``; ``face_up`` cards per
     level are revealed, ``nobles`` nobles (default players + 1) are drawn, gem stacks hold
     ``tokens_per_colour`` (default 4/5/7 for 2/3/4 players) and gold ``gold`` (5); the start player is random
-    (``first_player``, shown in the observation as ``turn_order``).
+    (``first_player``, shown in the observation as ``turn_order``). ``cards_file`` / ``nobles_file`` load
+    custom tables for game-design experiments.
 
-    **Actions** (ids in this order; 70 for the default 2-player game):
-    ``take_different`` (one per colour set of size 1..``take_different_count``; official P1: exactly
-    ``min(3, colours available)`` colours; R5: any available set), ``take_same`` (5; the stack needs
-    ``take_same_min`` = 4), ``reserve_face_up`` (3F slots, row-major by level), ``reserve_deck`` (3 levels;
-    not from an empty deck, P5), ``buy_face_up`` (3F), ``buy_reserved`` (``max_reserved`` slots), ``return``
-    (6 resources, gold last), ``noble`` (one per noble slot), ``pass`` (only when nothing else is legal, P4).
-    Payment is automatic: coloured tokens first, gold only for the shortfall (R8; never better for a player
-    to pay gold while holding the colour). A reserve takes one gold if any is left (R7: and below the cap).
-    Notation: ``"take WUG"``, ``"take 2 R"``, ``"reserve L2#3"``, ``"reserve deck L1"``, ``"buy L3#1"``,
-    ``"buy reserved 2"``, ``"return Y"``, ``"noble 1"``, ``"pass"``.
+    **Actions** (ids in this order; 76 for the default 2-player game, 357 for the Rinascimento preset):
+    ``take_different``, ``take_same`` (token patterns, below), ``reserve_face_up`` (3F slots, row-major by
+    level), ``reserve_deck`` (3 levels; not from an empty deck, P5), ``buy_face_up`` (3F), ``buy_reserved``
+    (``max_reserved`` slots), and for the official rules only ``return`` (6 resources, gold last), ``noble``
+    (one per noble slot), ``pay_gold`` (5 colours) and ``pay``; last ``pass`` (only when nothing else is
+    legal, P4). A reserve takes one gold if any is left (R7, Rinascimento: only below ``max_tokens``).
+    Notation: ``"take WUG"``, ``"take 2 R"``, ``"take WU return K"``, ``"take none"``, ``"reserve L2#3"``,
+    ``"reserve deck L1"``, ``"buy L3#1"``, ``"buy reserved 2"``, ``"return Y"``, ``"noble 1"``,
+    ``"gold for U"``, ``"pay"``, ``"pass"``.
 
-    **Sub-decisions** by the same player: above ``max_tokens`` at the end of the turn, return one token per
-    decision (phase "return"; R5: gold cannot be returned); official rules: if several nobles qualify, choose
-    one (phase "noble"); with one it visits automatically. Rinascimento (R9): every player gets the first
-    eligible noble in table order after each action.
+    **Official token actions.** ``take_different``: one per colour set of size 1..``take_different_count``,
+    legal only with exactly ``min(3, colours available)`` colours (P1); ``take_same``: 2 of one colour from a
+    stack of at least ``take_same_min`` = 4. Above ``max_tokens`` at the end of the turn the player returns
+    one token per sub-decision (phase "return", any resource, P2).
+
+    **Rinascimento token actions (R5, R6) are whole patterns**, as in its ``PickCoins``: every combination
+    of tokens taken and tokens given back in the same action is one action id (and its explicit encoder
+    ``ATPickDifferentCoinsGeneric`` likewise enumerates whole patterns with returns as negative entries).
+    Take-different: "take none", or 1..``take_different_count`` colours with 1..``take_different_amount``
+    tokens each, at most ``min(count, non-empty stacks)`` colours; take-same: one colour from a stack of at
+    least ``take_same_min``, exactly ``min(take_same_amount, max_tokens - held)`` tokens when that fits and
+    more (up to ``take_same_amount``) only with returns. Whenever a take overflows ``max_tokens`` the same
+    action gives back tokens of colours not taken (never gold) so the total is exactly ``max_tokens``;
+    without overflow nothing is given back. The mask admits exactly the patterns ``canPerform`` accepts
+    (``rules.rinascimento_take_mask``). Why not a return sub-phase as in the official rules: a sub-phase
+    would split one Rinascimento action into several plies, record a return of two tokens as two events
+    instead of one, offer returns of just-taken colours (a different event record for the same net change)
+    and stretch the plans of its search agents; whole patterns keep a fixed action space (226 + 100 ids for
+    ``defaultx2``; at most about 17,000 at the far ends of the game-design ranges) with an exact mask.
+
+    **Payment.** Cost per colour is the printed cost less the player's bonuses. Rinascimento (R8): coloured
+    tokens first, gold only for the shortfall. Official: a gold "can replace any gem" (Dized FAQ), so the
+    player may spend gold while holding the colour (RULES.md §3.6 recommends optional gold). When that choice
+    exists (spare gold beyond the shortfall and a colour the tokens cover), ``buy`` opens the "pay" phase:
+    each ``gold for <colour>`` spends one more gold on that colour, ``pay`` completes the purchase (rest
+    coloured first, gold for the shortfall); it completes by itself once no further choice is left. Every
+    payment is reachable and the action space stays small and fixed; a face-down reserve being bought is
+    shown at once. Without a choice the purchase completes within the ``buy`` action.
+
+    **Sub-decisions** by the same player (official rules): "return" and "pay" above; if several nobles
+    qualify at the end of the turn the player chooses one (phase "noble"); with one it visits
+    automatically. Rinascimento (R9): after every action every player, in seat order from the start player,
+    gets the first eligible noble in table order (at most one each).
 
     **Observation** ``float32[N]`` of raw counts (fields in ``spec.observation_fields``): ``supply`` (6),
     per player from the observer's seat ``tokens`` (6), ``bonuses`` (5), ``points``, ``cards_bought``,
     ``nobles_taken``, ``reserved_count``; ``face_up`` (3F cards x 14 features: present, face_down, level,
     points, bonus one-hot, cost), ``nobles`` (per slot: present, requirement), ``my_reserved``,
     ``others_reserved`` (face-down ones show only present, face_down, level), ``deck_counts``, ``phase``
-    (one-hot), ``turn_order`` (one-hot), ``end_triggered``.
+    (one-hot main/return/noble/pay), ``paying`` (the card being paid for), ``gold_plan``, ``turn_order``
+    (one-hot), ``end_triggered``.
 
     **End and returns.** Official: once someone has ``points_to_end`` (15) the round is finished (the game
     ends before the start player's next turn). Rinascimento R1: ends at once. If every player passes in a row
@@ -64,7 +111,9 @@ class Splendor(Game[SplendorState]):
     **Hidden information.** Deck order and other players' face-down reserves (reserved from a deck top).
     ``determinize(state, p, rng)`` reshuffles, per level, the deck together with the other players'
     face-down reserves of that level. ``state.events`` holds the last action's Table I events
-    (``events.Event``); ``visible_events`` blanks the card of another player's face-down draw.
+    (``events.Event``) in Rinascimento's emission order: one pair per colour changed, a "receive card
+    points" event for every purchase (0 points included), the table side of a noble visit by the engine
+    (``who`` -1); ``visible_events`` blanks the card of another player's face-down reserve.
 
     Example:
         >>> import numpy as np
@@ -72,19 +121,20 @@ class Splendor(Game[SplendorState]):
         >>> game = Splendor(num_players=2)
         >>> state = game.initial_state(np.random.default_rng(0))
         >>> game.spec.num_actions, game.spec.observation_shape
-        (70, (315,))
+        (76, (335,))
         >>> state = game.apply(state, game.parse_action(state, "take WUG"))
         >>> game.observe(state, 0)[:6].tolist()
         [3.0, 3.0, 3.0, 4.0, 4.0, 5.0]
     """
 
     name = "splendor"
-    version = 1
+    version = 2
     config_class = SplendorConfig
 
     def __init__(self, config: SplendorConfig | None = None, **kwargs: Any) -> None:
         super().__init__(config, **kwargs)
         self.tables = tables_for(self.config)
+        self._kinds: list[int] = self.tables.kind.tolist()
 
     def __getstate__(self) -> dict[str, Any]:
         return {"config": self.config}
@@ -120,33 +170,37 @@ class Splendor(Game[SplendorState]):
         if not _known_legal(state, action):
             action = self.check_action(state, action)
         new, out = state.copy(), []
-        kind = int(self.tables.kind[action])
-        self._perform(new, kind, int(self.tables.arg[action]), out)
-        rules.settle(self.tables, self.config, new, kind == 8, out)
+        action = int(action)
+        kind = self._kinds[action]
+        self._perform(new, kind, action, out)
+        rules.settle(self.tables, self.config, new, kind == PASS, out)
         new.ply += 1
         if new.current_player != TERMINAL and new.ply >= self.config.max_plies:
             new.current_player, new.truncated = TERMINAL, True
         new.events = tuple(out)
         return new
 
-    def _perform(self, state: SplendorState, kind: int, arg: int, out: list[Event]) -> None:
+    def _perform(self, state: SplendorState, kind: int, action: int, out: list[Event]) -> None:
         tables, config = self.tables, self.config
-        if kind == 0:
-            rules.take_different(tables, config, state, arg, out)
-        elif kind == 1:
-            rules.take_same(config, state, arg, out)
-        elif kind == 2:
-            rules.reserve_face_up(tables, config, state, arg, out)
-        elif kind == 3:
+        arg = action - tables.starts[kind]
+        if kind <= TAKE_SAME:
+            rules.take_pattern(tables, state, action - tables.starts[TAKE_DIFFERENT], out)
+        elif kind == RESERVE_FACE_UP:
+            rules.reserve_face_up(config, state, arg, out)
+        elif kind == RESERVE_DECK:
             rules.reserve_deck(config, state, arg, out)
-        elif kind == 4:
-            rules.buy_face_up(tables, config, state, arg, out)
-        elif kind == 5:
-            rules.buy_reserved(tables, state, arg, out)
-        elif kind == 6:
-            rules.move_tokens(state, state.current_player, arg, -1, out)
-        elif kind == 7:
+        elif kind == BUY_FACE_UP:
+            rules.buy(tables, config, state, arg, out)
+        elif kind == BUY_RESERVED:
+            rules.buy(tables, config, state, NUM_LEVELS * config.face_up + arg, out)
+        elif kind == RETURN:
+            rules.return_token(state, arg, out)
+        elif kind == NOBLE_CHOICE:
             rules.take_noble(tables, state, state.current_player, arg, out)
+        elif kind == PAY_GOLD:
+            rules.plan_gold(tables, config, state, arg, out)
+        elif kind == PAY:
+            rules.finish_payment(tables, config, state, out)
 
     def returns(self, state: SplendorState) -> np.ndarray:
         if state.current_player != TERMINAL:
@@ -199,10 +253,8 @@ class Splendor(Game[SplendorState]):
 
     def action_to_str(self, state: SplendorState, action: int) -> str:
         kind, arg = self.decode(state, action)
-        if kind == "take_different":
-            return f"take {colours_name(self.tables.combos[arg])}"
-        if kind == "take_same":
-            return f"take {self.config.take_same_amount} {LETTERS[arg]}"
+        if kind in ("take_different", "take_same"):
+            return self.tables.take_names[action - self.tables.starts[TAKE_DIFFERENT]]
         names = {
             "reserve_face_up": lambda: f"reserve {slot_name(self.config, arg)}",
             "reserve_deck": lambda: f"reserve deck L{arg + 1}",
@@ -210,9 +262,16 @@ class Splendor(Game[SplendorState]):
             "buy_reserved": lambda: f"buy reserved {arg + 1}",
             "return": lambda: f"return {LETTERS[arg]}",
             "noble": lambda: f"noble {arg + 1}",
+            "pay_gold": lambda: f"gold for {LETTERS[arg]}",
+            "pay": lambda: "pay",
             "pass": lambda: "pass",
         }
         return names[kind]()
+
+    def render_rgb(self, state: SplendorState) -> np.ndarray:
+        """``uint8[H, W, 3]``: nobles, the face-up cards as coloured rectangles, the supply and each player's
+        tokens, bonuses, reserves and points as coloured blocks (see ``render.py``)."""
+        return render_rgb(self.config, self.tables.cards, state)
 
     def card_to_str(self, card: int) -> str:
         """``"L1 K+1p (W1 U1)"``: level, bonus colour, points and cost of a card id ("--" for -1)."""
@@ -226,7 +285,7 @@ class Splendor(Game[SplendorState]):
         lines = [
             f"ply {state.ply} phase {PHASE_NAMES[state.phase]} to_move {state.current_player} "
             f"first {state.first_player} end_triggered {int(state.end_triggered)} passes {state.passes}"
-            f"{' truncated' if state.truncated else ''}",
+            f"{' truncated' if state.truncated else ''}{self._paying_to_str(state)}",
             "supply " + " ".join(f"{LETTERS[c]}{int(v)}" for c, v in enumerate(state.supply)),
             "nobles " + " | ".join(self._noble_to_str(int(k)) for k in state.nobles),
         ]
@@ -237,6 +296,15 @@ class Splendor(Game[SplendorState]):
         for player in range(self.config.num_players):
             lines.append(self._player_to_str(state, player))
         return "\n".join(lines)
+
+    def _paying_to_str(self, state: SplendorState) -> str:
+        if state.phase != PAY_PHASE:
+            return ""
+        slots = NUM_LEVELS * self.config.face_up
+        paying = state.paying
+        source = slot_name(self.config, paying) if paying < slots else f"reserved {paying - slots + 1}"
+        plan = " ".join(f"{LETTERS[c]}{v}" for c, v in enumerate(state.gold_plan))
+        return f" paying {source} gold_plan {plan}"
 
     def _noble_to_str(self, noble: int) -> str:
         if noble < 0:

@@ -9,7 +9,8 @@ import numpy as np
 from boardenvs.core import ObservationField
 from boardenvs.games.splendor.cards import NUM_LEVELS, CardTable
 from boardenvs.games.splendor.config import SplendorConfig
-from boardenvs.games.splendor.state import SplendorState
+from boardenvs.games.splendor.rules import paying_card
+from boardenvs.games.splendor.state import PAY, SplendorState
 from boardenvs.games.splendor.tables import tables_for
 
 CARD_FEATURES = 14
@@ -54,7 +55,9 @@ def _layout(config: SplendorConfig) -> list[tuple[str, int, float, str]]:
         ("others_reserved", (n - 1) * r * CARD_FEATURES, card_high,
          "other players' reserves; face-down ones show only present, face_down and level"),
         ("deck_counts", NUM_LEVELS, deck, "cards left in each level's deck"),
-        ("phase", 3, 1.0, "one-hot: main action, returning tokens, choosing a noble"),
+        ("phase", 4, 1.0, "one-hot: main action, returning tokens, choosing a noble, paying with gold"),
+        ("paying", CARD_FEATURES, card_high, "phase pay: the card being bought (14 features)"),
+        ("gold_plan", 5, stack, "phase pay: gold chosen so far per colour"),
         ("turn_order", n, 1.0, "one-hot: my position after the start player (0 = I started)"),
         ("end_triggered", 1, 1.0, "someone reached the points to end; the round finishes"),
     ]  # fmt: skip
@@ -86,13 +89,15 @@ def observe(config: SplendorConfig, state: SplendorState, player: int) -> np.nda
     nobles[:, 0] = state.nobles >= 0
     nobles[:, 1:] = np.where(state.nobles[:, None] >= 0, cards.noble_req[state.nobles], 0)
     sizes = np.array([len(ids) for ids in cards.by_level])
-    phase = np.zeros(3, dtype=np.float32)
+    phase = np.zeros(4, dtype=np.float32)
     phase[state.phase] = 1
+    paying = features[paying_card(config, state)] if state.phase == PAY else features[-1]
     turn = np.zeros(n, dtype=np.float32)
     turn[(player - state.first_player) % n] = 1
     parts = [
         state.supply, players[:, :6].ravel(), players[:, 6:11].ravel(), players[:, 11], players[:, 12],
         players[:, 13], (reserved >= 0).sum(axis=1), features[state.face_up.ravel()].ravel(), nobles.ravel(),
-        features[reserved[0]].ravel(), others.ravel(), sizes - state.top, phase, turn, [float(state.end_triggered)],
+        features[reserved[0]].ravel(), others.ravel(), sizes - state.top, phase, paying, state.gold_plan, turn,
+        [float(state.end_triggered)],
     ]  # fmt: skip
     return np.concatenate([np.asarray(part, dtype=np.float32).ravel() for part in parts])

@@ -1,7 +1,9 @@
 """Splendor rules on :class:`SplendorState`: setup, the legal-action mask and every state change.
 
 Mutating helpers take a fresh copy (``Splendor.apply`` copies first) and append ``Event`` records to
-``events``. Official rules follow RULES.md §3.3 with P1-P7; ``config.rinascimento`` switches to R1, R5-R9.
+``out``. Official rules follow RULES.md §3.3 with P1-P7; ``config.rinascimento`` switches to R1, R5-R9.
+Events follow Rinascimento's emission (``PickCoins``, ``BuyCard``, ``Reserve*Card``, ``TakeNoble``,
+``State.placeCard``) so that counting a player's events gives the paper's synthesis sigma.
 """
 
 from __future__ import annotations
@@ -13,10 +15,24 @@ from boardenvs.games.splendor import events as ev
 from boardenvs.games.splendor.cards import GOLD, NUM_LEVELS
 from boardenvs.games.splendor.config import SplendorConfig
 from boardenvs.games.splendor.events import Event
-from boardenvs.games.splendor.state import BONUSES, BOUGHT, MAIN, NOBLE, NOBLES_TAKEN, POINTS, RETURN, SplendorState
-from boardenvs.games.splendor.tables import ActionTables
+from boardenvs.games.splendor.state import (
+    BONUSES,
+    BOUGHT,
+    MAIN,
+    NO_PLAN,
+    NOBLE,
+    NOBLES_TAKEN,
+    PAY,
+    POINTS,
+    RETURN,
+    SplendorState,
+)  # fmt: skip
+from boardenvs.games.splendor.tables import NOBLE_CHOICE, PASS, PAY_GOLD, ActionTables
+from boardenvs.games.splendor.tables import RETURN as RETURN_KIND
 
-NO_NOBLES = np.empty(0, dtype=np.int64)
+EMPTY = np.empty(0, dtype=np.int64)
+TAKE_CACHE_BYTES = 16_000_000
+"""Memory for the token masks kept per config (official: by supply; Rinascimento: by supply and tokens)."""
 
 
 # -- setup --------------------------------------------------------------------------------------
@@ -40,26 +56,34 @@ def initial_state(config: SplendorConfig, tables: ActionTables, rng: np.random.G
         nobles=nobles,
         phase=MAIN, current_player=first, first_player=first, end_triggered=False, passes=0, ply=0,
     )  # fmt: skip
-    setup = [Event(0, ev.ENGINE, ev.FILL_NOBLE, noble=int(k), position=i) for i, k in enumerate(nobles)]
+    setup = []
     for level in range(NUM_LEVELS):
         for col in range(config.face_up):
-            setup.append(Event(0, ev.ENGINE, ev.FILL_CARD, card=int(decks[level, col]), deck=level, position=col))
+            card = int(decks[level, col])
+            setup.append(Event(0, ev.ENGINE, ev.DRAW_CARD, card=card, deck=level))
+            setup.append(Event(0, ev.ENGINE, ev.FILL_CARD, card=card, deck=level, position=col))
+    setup += [Event(0, ev.ENGINE, ev.FILL_NOBLE, noble=int(k), position=i) for i, k in enumerate(nobles)]
     state.events = tuple(setup)
     return state
 
 
 # -- the legal-action mask ----------------------------------------------------------------------
-def affordable(tables: ActionTables, player_row: np.ndarray, card_ids: np.ndarray) -> np.ndarray:
-    """``bool[len(card_ids)]``: which cards the player can pay for (gold covers any shortfall; -1 never)."""
-    need = np.maximum(tables.cards.cost[card_ids] - player_row[BONUSES], 0)
-    shortfall = np.maximum(need - player_row[:5], 0).sum(axis=1)
-    return shortfall <= player_row[GOLD]
+def affordable(tables: ActionTables, player_row: np.ndarray, card_ids: np.ndarray, out: np.ndarray | None = None
+               ) -> np.ndarray:  # fmt: skip
+    """``bool[len(card_ids)]``: which cards the player can pay for (gold covers any shortfall; -1 never).
+
+    The shortfall of a colour is ``max(cost - bonus - tokens, 0)``; the card is affordable when the
+    shortfalls add up to at most the player's gold.
+    """
+    shortfall = tables.cards.cost[card_ids] - (player_row[BONUSES] + player_row[:5])
+    np.maximum(shortfall, 0, out=shortfall)
+    return np.less_equal(shortfall.sum(axis=1), player_row[GOLD], out=out)
 
 
 def eligible_nobles(tables: ActionTables, state: SplendorState, player: int) -> np.ndarray:
     """Slots of the nobles on the table whose requirement ``player``'s bonuses meet."""
     if state.players[player, BOUGHT] < tables.min_noble_total:
-        return NO_NOBLES
+        return EMPTY
     req = tables.cards.noble_req[state.nobles]
     return np.flatnonzero((req <= state.players[player, BONUSES]).all(axis=1))
 
@@ -71,13 +95,15 @@ def legal_mask(config: SplendorConfig, tables: ActionTables, state: SplendorStat
     if player == TERMINAL:
         return mask
     if state.phase == RETURN:
-        held = state.players[player, :6] > 0
-        if config.rinascimento:
-            held[GOLD] = False  # R5: gold cannot be returned
-        mask[tables.span("return")] = held
+        start = tables.starts[RETURN_KIND]
+        mask[start : start + 6] = state.players[player, :6] > 0
     elif state.phase == NOBLE:
-        start = tables.starts[7]
-        mask[start + eligible_nobles(tables, state, player)] = True
+        mask[tables.starts[NOBLE_CHOICE] + eligible_nobles(tables, state, player)] = True
+    elif state.phase == PAY:
+        start = tables.starts[PAY_GOLD]
+        for colour in gold_options(tables, state, paying_card(config, state), state.gold_plan):
+            mask[start + colour] = True
+        mask[tables.starts[PAY_GOLD + 1]] = True
     else:
         _main_mask(config, tables, state, player, mask)
     return mask
@@ -86,92 +112,116 @@ def legal_mask(config: SplendorConfig, tables: ActionTables, state: SplendorStat
 def _main_mask(config: SplendorConfig, tables: ActionTables, state: SplendorState, player: int,
                mask: np.ndarray) -> None:  # fmt: skip
     s, row = tables.starts, state.players[player]
-    supply = state.supply
-    amount = config.take_different_amount
-    bits = sum(1 << c for c, count in enumerate(supply.tolist()[:5]) if count >= amount)
-    mask[s[0] : s[1]] = tables.combo_mask[int(config.rinascimento), bits]
-    mask[s[1] : s[2]] = supply[:5] >= max(config.take_same_min, _take_same_amount(config, row))
+    if config.rinascimento:
+        key = state.supply.tobytes() + row[:6].tobytes()
+        takes = tables.take_cache.get(key)
+        if takes is None:
+            takes = rinascimento_take_mask(config, tables, state.supply, row)
+            _remember(tables, key, takes)
+        mask[s[0] : s[2]] = takes
+    else:
+        mask[s[0] : s[2]] = official_take_mask(config, tables, state.supply)
     reserved = state.reserved[player]
     if config.max_reserved and reserved[-1] < 0:  # reserves are kept packed: the last slot frees last
-        flat = state.face_up.ravel()
-        mask[s[2] : s[3]] = flat >= 0
-        mask[s[3] : s[4]] = state.top < tables.deck_sizes
-    cards = np.concatenate([state.face_up.ravel(), reserved])
-    ok = affordable(tables, row, cards)
-    mask[s[4] : s[6]] = ok
+        np.greater_equal(state.face_up.ravel(), 0, out=mask[s[2] : s[3]])
+        np.less(state.top, tables.deck_sizes, out=mask[s[3] : s[4]])
+    affordable(tables, row, np.concatenate([state.face_up.ravel(), reserved]), out=mask[s[4] : s[6]])
     if not mask.any():
-        mask[s[8]] = True  # P4: pass only when nothing else is legal
+        mask[s[PASS]] = True  # P4: pass only when nothing else is legal
 
 
-def _take_same_amount(config: SplendorConfig, row: np.ndarray) -> int:
-    """Official: ``take_same_amount``. R6: only up to the token cap, unless already at the cap."""
-    if not config.rinascimento:
-        return config.take_same_amount
-    room = config.max_tokens - int(row[:6].sum())
-    return min(config.take_same_amount, room) if room > 0 else config.take_same_amount
+def official_take_mask(config: SplendorConfig, tables: ActionTables, supply: np.ndarray) -> np.ndarray:
+    """Official token actions legal with this supply (P1 take-different; take-same from ``take_same_min``),
+    cached per supply in ``tables.take_cache``."""
+    key = supply.tobytes()
+    cached = tables.take_cache.get(key)
+    if cached is None:
+        stacks = supply.tolist()[:5]
+        bits = sum(1 << c for c in range(5) if stacks[c] >= config.take_different_amount)
+        same = [count >= max(config.take_same_min, config.take_same_amount) for count in stacks]
+        cached = np.concatenate([tables.combo_mask[bits], np.array(same, dtype=bool)])
+        _remember(tables, key, cached)
+    return cached
 
 
-# -- token moves --------------------------------------------------------------------------------
-def move_tokens(state: SplendorState, player: int, colour: int, amount: int, out: list[Event]) -> None:
-    """``amount`` tokens of ``colour`` from the supply to ``player`` (negative: back to the supply)."""
-    if amount == 0:
-        return
-    state.supply[colour] -= amount
-    state.players[player, colour] += amount
-    tick, gold = state.ply, colour == GOLD
-    if amount > 0:
-        table_type, player_type = (ev.DECREASE_GOLD, ev.INCREASE_PLAYER_GOLD) if gold else (
-            ev.DECREASE_TOKENS, ev.INCREASE_PLAYER_TOKENS)  # fmt: skip
+def _remember(tables: ActionTables, key: bytes, takes: np.ndarray) -> None:
+    """Keep a token mask while the cache stays within :data:`TAKE_CACHE_BYTES`."""
+    if len(tables.take_cache) * (len(takes) + 150) < TAKE_CACHE_BYTES:
+        tables.take_cache[key] = takes
+
+
+def rinascimento_take_mask(config: SplendorConfig, tables: ActionTables, supply: np.ndarray,
+                           row: np.ndarray) -> np.ndarray:  # fmt: skip
+    """Legal token patterns under ``PickDifferentCoins`` / ``PickSameCoins.canPerform`` (RULES.md R5, R6).
+
+    Every pattern: take at most the stacks, give at most the player's coloured tokens, and give exactly
+    what brings an overflowing total back to ``max_tokens`` (nothing otherwise). Take-different: at most
+    ``min(take_different_count, non-empty stacks)`` colours and some token on the table. Take-same: the
+    stack holds ``take_same_min``; without overflow exactly ``min(take_same_amount, max_tokens - held)``.
+    """
+    stacks, held, cap = supply[:5], int(row[:6].sum()), config.max_tokens
+    ok = (tables.take <= stacks).all(axis=1) & (tables.give <= row[:5]).all(axis=1)
+    ok &= tables.give_total == np.maximum(held + tables.take_total - cap, 0)
+    limit = min(config.take_different_count, int((stacks > 0).sum()))
+    different = (tables.take_count <= limit) & (limit > 0)
+    overflow = held + tables.take_total > cap
+    same = (stacks[tables.same_colour] >= config.take_same_min) & (
+        overflow | (tables.take_total == min(config.take_same_amount, cap - held)))  # fmt: skip
+    return ok & np.where(tables.is_same, same, different)
+
+
+# -- tokens -------------------------------------------------------------------------------------
+def take_pattern(tables: ActionTables, state: SplendorState, index: int, out: list[Event]) -> None:
+    """Token pattern ``index`` (``PickCoins.perform``): per colour, take from or give back to the table."""
+    player, tick = state.current_player, state.ply
+    delta = tables.deltas[index]
+    state.supply[:5] -= delta
+    state.players[player, :5] += delta
+    for colour, amount in tables.delta_items[index]:
+        if amount > 0:
+            out.append(Event(tick, player, ev.DECREASE_TOKENS, amount, colour))
+            out.append(Event(tick, player, ev.INCREASE_PLAYER_TOKENS, amount, colour))
+        else:
+            out.append(Event(tick, player, ev.INCREASE_TOKENS, -amount, colour))
+            out.append(Event(tick, player, ev.DECREASE_PLAYER_TOKENS, -amount, colour))
+
+
+def return_token(state: SplendorState, colour: int, out: list[Event]) -> None:
+    """Official end-of-turn return: one token of ``colour`` (gold = 5) back to the table."""
+    player, tick = state.current_player, state.ply
+    state.supply[colour] += 1
+    state.players[player, colour] -= 1
+    if colour == GOLD:
+        out.append(Event(tick, player, ev.INCREASE_GOLD, amount=1, stack=GOLD))
+        out.append(Event(tick, player, ev.DECREASE_PLAYER_GOLD, amount=1, stack=GOLD))
     else:
-        table_type, player_type = (ev.INCREASE_GOLD, ev.DECREASE_PLAYER_GOLD) if gold else (
-            ev.INCREASE_TOKENS, ev.DECREASE_PLAYER_TOKENS)  # fmt: skip
-    size = abs(amount)
-    out.append(Event(tick, player, table_type, amount=size, stack=colour))
-    out.append(Event(tick, player, player_type, amount=size, stack=colour))
-
-
-def take_different(tables: ActionTables, config: SplendorConfig, state: SplendorState, index: int,
-                   out: list[Event]) -> None:  # fmt: skip
-    player, amount, tick = state.current_player, config.take_different_amount, state.ply
-    vector = tables.combo_vectors[index]
-    state.supply[:5] -= vector
-    state.players[player, :5] += vector
-    for colour in tables.combos[index]:
-        out.append(Event(tick, player, ev.DECREASE_TOKENS, amount=amount, stack=colour))
-        out.append(Event(tick, player, ev.INCREASE_PLAYER_TOKENS, amount=amount, stack=colour))
-
-
-def take_same(config: SplendorConfig, state: SplendorState, colour: int, out: list[Event]) -> None:
-    player = state.current_player
-    move_tokens(state, player, colour, _take_same_amount(config, state.players[player]), out)
+        out.append(Event(tick, player, ev.INCREASE_TOKENS, amount=1, stack=colour))
+        out.append(Event(tick, player, ev.DECREASE_PLAYER_TOKENS, amount=1, stack=colour))
 
 
 # -- cards --------------------------------------------------------------------------------------
-def draw(state: SplendorState, level: int, out: list[Event], face_down: bool = False) -> int:
-    """The top card of ``level``'s deck, removed from it (-1 if empty)."""
-    top = int(state.top[level])
-    card = int(state.decks[level, top]) if top < state.decks.shape[1] else -1
-    if card >= 0:
-        state.top[level] = top + 1
-        out.append(Event(state.ply, state.current_player, ev.DRAW_CARD, card=card, deck=level, face_down=face_down))
-    return card
-
-
 def refill(state: SplendorState, level: int, column: int, out: list[Event]) -> None:
     """Replace a taken face-up card from its deck; the slot stays empty (-1) once the deck is empty."""
-    card = draw(state, level, out)
+    top = int(state.top[level])
+    card = int(state.decks[level, top]) if top < state.decks.shape[1] else -1
     state.face_up[level, column] = card
     if card >= 0:
+        state.top[level] = top + 1
+        out.append(Event(state.ply, state.current_player, ev.DRAW_CARD, card=card, deck=level))
         out.append(Event(state.ply, state.current_player, ev.FILL_CARD, card=card, deck=level, position=column))
 
 
 def _give_reserve_gold(config: SplendorConfig, state: SplendorState, out: list[Event]) -> None:
+    """One gold if any is left; R7 (Rinascimento): only if it keeps the player within ``max_tokens``."""
     player = state.current_player
     if state.supply[GOLD] <= 0:
         return
     if config.rinascimento and state.players[player, :6].sum() >= config.max_tokens:
         return  # R7: no gold beyond the cap, and no discard
-    move_tokens(state, player, GOLD, 1, out)
+    state.supply[GOLD] -= 1
+    state.players[player, GOLD] += 1
+    out.append(Event(state.ply, player, ev.DECREASE_GOLD, amount=1, stack=GOLD))
+    out.append(Event(state.ply, player, ev.INCREASE_PLAYER_GOLD, amount=1, stack=GOLD))
 
 
 def _add_reserve(state: SplendorState, card: int, hidden: bool) -> int:
@@ -182,67 +232,134 @@ def _add_reserve(state: SplendorState, card: int, hidden: bool) -> int:
     return slot
 
 
-def reserve_face_up(tables: ActionTables, config: SplendorConfig, state: SplendorState, slot: int,
-                    out: list[Event]) -> None:  # fmt: skip
+def reserve_face_up(config: SplendorConfig, state: SplendorState, slot: int, out: list[Event]) -> None:
+    """``ReserveBoardCard``: the card, one gold (if any), then the refill."""
     level, column = divmod(slot, config.face_up)
     card = int(state.face_up[level, column])
     position = _add_reserve(state, card, hidden=False)
     out.append(Event(state.ply, state.current_player, ev.RESERVE_BOARD_CARD, card=card, deck=level, position=position))
-    refill(state, level, column, out)
     _give_reserve_gold(config, state, out)
+    refill(state, level, column, out)
 
 
 def reserve_deck(config: SplendorConfig, state: SplendorState, level: int, out: list[Event]) -> None:
-    card = draw(state, level, out, face_down=True)
+    """``ReserveDeckCard``: the deck's top card face down, then one gold (if any)."""
+    top = int(state.top[level])
+    card = int(state.decks[level, top])
+    state.top[level] = top + 1
     position = _add_reserve(state, card, hidden=True)
     out.append(Event(state.ply, state.current_player, ev.RESERVE_HIDDEN_CARD, card=card, deck=level,
                      position=position, face_down=True))  # fmt: skip
     _give_reserve_gold(config, state, out)
 
 
-def pay_and_take(tables: ActionTables, state: SplendorState, card: int, out: list[Event]) -> None:
-    """Pay ``card`` (coloured tokens first, gold for the shortfall; R8) and add its bonus and points."""
-    player = state.current_player
-    row = state.players[player]
-    need = np.maximum(tables.cards.cost[card] - row[BONUSES], 0)
-    coloured = np.minimum(need, row[:5])
-    for colour, paid in enumerate(coloured.tolist()):
-        move_tokens(state, player, colour, -paid, out)
-    move_tokens(state, player, GOLD, -int((need - coloured).sum()), out)
-    bonus, points = int(tables.cards.bonus[card]), int(tables.cards.points[card])
-    row[6 + bonus] += 1
-    row[POINTS] += points
-    row[BOUGHT] += 1
-    out.append(Event(state.ply, player, ev.RECEIVE_CARD_BONUS, amount=1, stack=bonus, card=card))
-    if points:
-        out.append(Event(state.ply, player, ev.RECEIVE_CARD_POINTS, points=points, card=card))
+# -- buying and paying --------------------------------------------------------------------------
+def paying_card(config: SplendorConfig, state: SplendorState, source: int | None = None) -> int:
+    """The card at ``source`` (default ``state.paying``): a face-up slot, or ``3F +`` a reserve slot."""
+    source = state.paying if source is None else source
+    slots = NUM_LEVELS * config.face_up
+    if source < slots:
+        return int(state.face_up.flat[source])
+    return int(state.reserved[state.current_player, source - slots])
 
 
-def buy_face_up(tables: ActionTables, config: SplendorConfig, state: SplendorState, slot: int,
-                out: list[Event]) -> None:  # fmt: skip
-    level, column = divmod(slot, config.face_up)
-    pay_and_take(tables, state, int(state.face_up[level, column]), out)
-    refill(state, level, column, out)
+def _rest(tables: ActionTables, row: list[int], card: int, plan: tuple[int, ...]) -> list[int]:
+    """Tokens per colour still to pay for ``card`` after bonuses and the gold already planned."""
+    cost = tables.costs[card]
+    return [max(cost[c] - row[6 + c], 0) - plan[c] for c in range(5)]
 
 
-def buy_reserved(tables: ActionTables, state: SplendorState, slot: int, out: list[Event]) -> None:
-    player = state.current_player
-    card = int(state.reserved[player, slot])
-    pay_and_take(tables, state, card, out)
+def gold_options(tables: ActionTables, state: SplendorState, card: int, plan: tuple[int, ...]) -> list[int]:
+    """Colours where one more planned gold saves a coloured token (official: gold may replace any gem).
+
+    A colour qualifies when part of it is still owed, the coloured tokens cover all of that part, and a
+    gold is spare after covering every colour the player lacks.
+    """
+    row = state.players[state.current_player].tolist()
+    rest = _rest(tables, row, card, plan)
+    spare = row[GOLD] - sum(plan) - sum(max(rest[c] - row[c], 0) for c in range(5))
+    if spare <= 0:
+        return []
+    return [c for c in range(5) if 0 < rest[c] <= row[c]]
+
+
+def buy(tables: ActionTables, config: SplendorConfig, state: SplendorState, source: int, out: list[Event]) -> None:
+    """Buy the card at ``source``. Official rules with a real gold choice open the ``PAY`` phase; otherwise
+    (and always in Rinascimento, R8) coloured tokens pay first and gold only the shortfall."""
+    card = paying_card(config, state, source)
+    if not config.rinascimento and gold_options(tables, state, card, NO_PLAN):
+        state.phase, state.paying, state.gold_plan = PAY, source, NO_PLAN
+        slots = NUM_LEVELS * config.face_up
+        if source >= slots:  # a face-down reserve is shown when it is bought
+            state.hidden[state.current_player, source - slots] = False
+        return
+    _complete(tables, config, state, source, NO_PLAN, out)
+
+
+def plan_gold(tables: ActionTables, config: SplendorConfig, state: SplendorState, colour: int,
+              out: list[Event]) -> None:  # fmt: skip
+    """``PAY``: spend one more gold on ``colour``; the purchase completes once no choice is left."""
+    plan = list(state.gold_plan)
+    plan[colour] += 1
+    state.gold_plan = tuple(plan)
+    if not gold_options(tables, state, paying_card(config, state), state.gold_plan):
+        finish_payment(tables, config, state, out)
+
+
+def finish_payment(tables: ActionTables, config: SplendorConfig, state: SplendorState, out: list[Event]) -> None:
+    """``PAY``: pay with the planned gold, the rest coloured first, and take the card."""
+    source, plan = state.paying, state.gold_plan
+    state.phase, state.paying, state.gold_plan = MAIN, -1, NO_PLAN
+    _complete(tables, config, state, source, plan, out)
+
+
+def _complete(tables: ActionTables, config: SplendorConfig, state: SplendorState, source: int,
+              plan: tuple[int, ...], out: list[Event]) -> None:  # fmt: skip
+    """``BuyCard.perform``: per colour pay coloured tokens then gold, receive points and bonus, refill."""
+    player, tick = state.current_player, state.ply
+    card = paying_card(config, state, source)
+    held, supply = state.players[player].tolist(), state.supply.tolist()
+    rest = _rest(tables, held, card, plan)
+    for colour in range(5):
+        paid = min(rest[colour], held[colour])
+        gold = rest[colour] - paid + plan[colour]
+        if paid:
+            held[colour] -= paid
+            supply[colour] += paid
+            out.append(Event(tick, player, ev.DECREASE_PLAYER_TOKENS, paid, colour))
+            out.append(Event(tick, player, ev.INCREASE_TOKENS, paid, colour))
+        if gold:
+            held[GOLD] -= gold
+            supply[GOLD] += gold
+            out.append(Event(tick, player, ev.DECREASE_PLAYER_GOLD, gold, GOLD))
+            out.append(Event(tick, player, ev.INCREASE_GOLD, gold, GOLD))
+    bonus, points = tables.bonuses[card], tables.points[card]
+    held[6 + bonus] += 1
+    held[POINTS] += points
+    held[BOUGHT] += 1
+    state.players[player] = held
+    state.supply[:] = supply
+    out.append(Event(tick, player, ev.RECEIVE_CARD_POINTS, points=points, card=card))
+    out.append(Event(tick, player, ev.RECEIVE_CARD_BONUS, 1, bonus, card))
+    slots = NUM_LEVELS * config.face_up
+    if source < slots:
+        refill(state, *divmod(source, config.face_up), out)
+        return
+    slot = source - slots
     for array, empty in ((state.reserved, -1), (state.hidden, False)):
-        row = array[player]
-        row[slot:-1] = row[slot + 1 :].copy()
-        row[-1] = empty
+        line = array[player]
+        line[slot:-1] = line[slot + 1 :].copy()
+        line[-1] = empty
 
 
 def take_noble(tables: ActionTables, state: SplendorState, player: int, slot: int, out: list[Event]) -> None:
-    """``player`` receives the noble in ``slot`` (3 points) and the slot empties."""
+    """``player`` receives the noble in ``slot`` and the slot empties (``TakeNoble``: the table by the engine)."""
     noble = int(state.nobles[slot])
     points = int(tables.cards.noble_points[noble])
     state.nobles[slot] = -1
     state.players[player, POINTS] += points
     state.players[player, NOBLES_TAKEN] += 1
-    out.append(Event(state.ply, player, ev.NOBLE_TAKEN, noble=noble, position=slot))
+    out.append(Event(state.ply, ev.ENGINE, ev.NOBLE_TAKEN, noble=noble, position=slot))
     out.append(Event(state.ply, player, ev.RECEIVE_NOBLE, noble=noble))
     out.append(Event(state.ply, player, ev.RECEIVE_NOBLE_POINTS, points=points, noble=noble))
 
@@ -251,10 +368,12 @@ def take_noble(tables: ActionTables, state: SplendorState, player: int, slot: in
 def settle(tables: ActionTables, config: SplendorConfig, state: SplendorState, passed: bool,
            out: list[Event]) -> None:  # fmt: skip
     """After an action: token returns, nobles, the end check and the next player (or a sub-decision)."""
-    player = state.current_player
+    if state.phase == PAY:
+        return
     if config.rinascimento:
         _settle_rinascimento(tables, config, state, passed, out)
         return
+    player = state.current_player
     if state.phase != NOBLE and state.players[player, :6].sum() > config.max_tokens:
         state.phase = RETURN
         return
@@ -271,16 +390,16 @@ def settle(tables: ActionTables, config: SplendorConfig, state: SplendorState, p
 
 def _settle_rinascimento(tables: ActionTables, config: SplendorConfig, state: SplendorState, passed: bool,
                          out: list[Event]) -> None:  # fmt: skip
-    """R9: every player takes the first eligible noble in table order; R1: the game ends at once."""
-    for player in range(config.num_players):
+    """R9: every player, in seat order from the start player, takes the first eligible noble in table
+    order (at most one each); R1: the game ends at once when someone has ``points_to_end``."""
+    n = config.num_players
+    for offset in range(n):
+        player = (state.first_player + offset) % n
         eligible = eligible_nobles(tables, state, player)
         if len(eligible):
             take_noble(tables, state, player, int(eligible[0]), out)
     if state.players[:, POINTS].max() >= config.points_to_end:
         state.current_player = TERMINAL
-        return
-    if state.players[state.current_player, :6].sum() > config.max_tokens:
-        state.phase = RETURN  # R5/R6: the same action returns down to the cap (one token per sub-decision)
         return
     state.phase = MAIN
     end_turn(config, state, passed)
@@ -292,8 +411,8 @@ def end_turn(config: SplendorConfig, state: SplendorState, passed: bool) -> None
     if state.passes >= config.num_players:
         state.current_player = TERMINAL
         return
-    if not config.rinascimento and state.players[:, POINTS].max() >= config.points_to_end:
-        state.end_triggered = True
+    if not config.rinascimento and state.players[state.current_player, POINTS] >= config.points_to_end:
+        state.end_triggered = True  # only the player to move gains points in an official turn
     following = (state.current_player + 1) % config.num_players
     state.current_player = TERMINAL if state.end_triggered and following == state.first_player else following
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import struct
 from typing import Any
 
-MAIN, RETURN, NOBLE = 0, 1, 2
-"""``phase`` values: a turn's main action, returning tokens above the cap, choosing among nobles."""
-PHASE_NAMES = ("main", "return", "noble")
+MAIN, RETURN, NOBLE, PAY = 0, 1, 2, 3
+"""``phase`` values: a turn's main action, returning tokens above the cap, choosing among nobles, paying
+for a card with gold by choice (official rules)."""
+PHASE_NAMES = ("main", "return", "noble", "pay")
+NO_PLAN = (0, 0, 0, 0, 0)
 
 TOKENS, BONUSES, POINTS, BOUGHT, NOBLES_TAKEN = slice(0, 6), slice(6, 11), 11, 12, 13
 """Columns of ``players``: 6 token counts (gold last), 5 bonuses, points, cards bought, nobles taken."""
@@ -26,7 +28,10 @@ class SplendorState:
         reserved: ``int16[n, R]`` reserved card ids in reservation order, -1 for a free slot.
         hidden: ``bool[n, R]`` reserved from a deck top (face down: only its owner sees it).
         nobles: ``int16[K]`` noble ids on the table, -1 once taken.
-        phase: ``MAIN``, ``RETURN`` or ``NOBLE`` (sub-decisions of ``current_player``).
+        phase: ``MAIN``, ``RETURN``, ``NOBLE`` or ``PAY`` (sub-decisions of ``current_player``).
+        paying: in ``PAY``: the card being bought, as a face-up slot (``0..3F-1``) or ``3F +`` the buyer's
+            reserve slot; -1 otherwise.
+        gold_plan: in ``PAY``: gold the buyer chose to spend per colour so far (a tuple of 5 ints).
         current_player: the player to act, or ``TERMINAL`` (-1).
         first_player: the start player (a round ends before this player's turn).
         end_triggered: someone reached the points to end (official: finish the round).
@@ -38,13 +43,16 @@ class SplendorState:
 
     __slots__ = (
         "supply", "players", "decks", "top", "face_up", "reserved", "hidden", "nobles", "phase",
-        "current_player", "first_player", "end_triggered", "passes", "ply", "truncated", "events", "mask",
+        "current_player", "first_player", "end_triggered", "passes", "ply", "truncated", "events", "mask", "paying",
+        "gold_plan",
     )  # fmt: skip
 
     def __init__(self, **fields: Any) -> None:
         self.mask = None
         self.events: tuple = ()
         self.truncated = False
+        self.paying = -1
+        self.gold_plan = NO_PLAN
         for name, value in fields.items():
             setattr(self, name, value)
 
@@ -66,6 +74,8 @@ class SplendorState:
         new.passes = self.passes
         new.ply = self.ply
         new.truncated = self.truncated
+        new.paying = self.paying
+        new.gold_plan = self.gold_plan
         new.events = ()
         new.mask = None
         return new
@@ -73,8 +83,8 @@ class SplendorState:
     def key(self) -> bytes:
         """Canonical bytes: equal keys mean equal positions (deck order included)."""
         header = struct.pack(
-            "<7q", self.phase, self.current_player, self.first_player, self.end_triggered, self.passes, self.ply,
-            self.truncated,
+            "<13q", self.phase, self.current_player, self.first_player, self.end_triggered, self.passes, self.ply,
+            self.truncated, self.paying, *self.gold_plan,
         )  # fmt: skip
         arrays = (self.supply, self.players, self.decks, self.top, self.face_up, self.reserved, self.hidden)
         return header + b"".join(a.tobytes() for a in arrays) + self.nobles.tobytes()

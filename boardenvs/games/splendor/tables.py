@@ -1,10 +1,16 @@
-"""Action layout and precomputed lookup tables of one Splendor config (built once per config)."""
+"""Action layout and precomputed lookup tables of one Splendor config (built once per config).
+
+Token actions are stored as *patterns*: ``take[i]`` tokens from the supply and ``give[i]`` tokens back, per
+colour (Rinascimento's ``PickCoins`` pattern, returns being its negative entries). Official rules have
+``give == 0`` everywhere (returns are sub-decisions there); Rinascimento's preset enumerates every pattern
+its ``PickDifferentCoins`` / ``PickSameCoins`` may accept (RULES.md R5, R6), see :func:`rinascimento_takes`.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement, product
 
 import numpy as np
 
@@ -12,8 +18,13 @@ from boardenvs.games.splendor.cards import LETTERS, NUM_LEVELS, CardTable, card_
 from boardenvs.games.splendor.config import SplendorConfig
 
 KINDS = ("take_different", "take_same", "reserve_face_up", "reserve_deck", "buy_face_up", "buy_reserved",
-         "return", "noble", "pass")  # fmt: skip
+         "return", "noble", "pay_gold", "pay", "pass")  # fmt: skip
 """Action kinds in the order of their id ranges."""
+(TAKE_DIFFERENT, TAKE_SAME, RESERVE_FACE_UP, RESERVE_DECK, BUY_FACE_UP, BUY_RESERVED, RETURN, NOBLE_CHOICE,
+ PAY_GOLD, PAY, PASS) = range(len(KINDS))  # fmt: skip
+
+Pattern = tuple[tuple[int, ...], tuple[int, ...], bool, str]
+"""``(take per colour, give per colour, is take-same, notation)`` of one token action."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -23,24 +34,44 @@ class ActionTables:
     Attributes:
         starts: first action id of each kind in :data:`KINDS` order, plus ``num_actions`` at the end.
         kind: ``int8[num_actions]`` kind index of each action.
-        arg: ``int16[num_actions]`` argument of each action (combination index, colour, slot, level, ...).
-        combos: colour tuples of the take-different combinations (sizes 1..take_different_count).
-        combo_vectors: ``int16[C, 5]`` tokens taken by each combination.
-        combo_mask: ``bool[2, 32, C]`` legal combinations by [rinascimento][bitmask of available colours].
-        cards: the card table of the config's deck.
+        arg: ``int16[num_actions]`` argument of each action (pattern index, slot, level, colour, ...).
+        take, give: ``int16[T, 5]`` tokens taken / returned by each token action (take-different ones first).
+        take_total, give_total, take_count: ``int16[T]`` sums and the number of colours taken.
+        is_same: ``bool[T]`` take-same patterns; ``same_colour``: ``int16[T]`` their colour (0 otherwise).
+        take_names: notation of each token action.
+        deltas: ``int16[T, 5]`` net change of the player's tokens (``take - give``); ``delta_items``: its
+            non-zero ``(colour, amount)`` pairs per token action (the events to record).
+        costs, bonuses, points: per card id, plain-Python copies of the card table (fast scalar reads).
+        combos: colour tuples of the official take-different actions (sizes 1..take_different_count).
+        combo_mask: ``bool[32, C]`` official legal take-different actions by bitmask of available colours (P1).
+        cards: the card table of the config.
         deck_sizes: ``int16[3]`` cards per level deck.
         min_noble_total: the smallest total requirement of a noble (fewer bonuses never qualify).
+        take_cache: token-action masks by position bytes, filled by ``rules`` (a pure function of the key).
     """
 
     starts: tuple[int, ...]
     kind: np.ndarray
     arg: np.ndarray
+    take: np.ndarray
+    give: np.ndarray
+    take_total: np.ndarray
+    give_total: np.ndarray
+    take_count: np.ndarray
+    is_same: np.ndarray
+    same_colour: np.ndarray
+    take_names: tuple[str, ...]
+    deltas: np.ndarray
+    delta_items: tuple[tuple[tuple[int, int], ...], ...]
+    costs: tuple[tuple[int, ...], ...]
+    bonuses: tuple[int, ...]
+    points: tuple[int, ...]
     combos: tuple[tuple[int, ...], ...]
-    combo_vectors: np.ndarray
     combo_mask: np.ndarray
     cards: CardTable
     deck_sizes: np.ndarray
     min_noble_total: int
+    take_cache: dict[bytes, np.ndarray] = field(default_factory=dict)
 
     @property
     def num_actions(self) -> int:
@@ -52,41 +83,118 @@ class ActionTables:
         return slice(self.starts[index], self.starts[index + 1])
 
 
+def _letters(vector: tuple[int, ...]) -> str:
+    return "".join(LETTERS[colour] * count for colour, count in enumerate(vector))
+
+
+def _pattern(take: tuple[int, ...], give: tuple[int, ...], same: bool) -> Pattern:
+    """A pattern with its notation: ``take WUG``, ``take 2 R``, ``... return KK``, ``take none``."""
+    if same:
+        colour = next(c for c, v in enumerate(take) if v)
+        name = f"take {take[colour]} {LETTERS[colour]}"
+    else:
+        name = f"take {_letters(take) or 'none'}"
+    if any(give):
+        name += f" return {_letters(give)}"
+    return take, give, same, name
+
+
+def _vector(counts: dict[int, int]) -> tuple[int, ...]:
+    return tuple(counts.get(colour, 0) for colour in range(5))
+
+
+def _returns(others: tuple[int, ...], most: int) -> list[tuple[int, ...]]:
+    """Every return vector of 0..``most`` tokens over the colours ``others``, fewest first."""
+    vectors = []
+    for size in range(most + 1):
+        for chosen in combinations_with_replacement(others, size):
+            vectors.append(_vector({c: chosen.count(c) for c in set(chosen)}))
+    return vectors
+
+
+def official_takes(config: SplendorConfig) -> tuple[list[Pattern], tuple[tuple[int, ...], ...]]:
+    """Official token actions: take-different combinations of 1..count colours, then take-same per colour."""
+    combos = tuple(c for size in range(1, config.take_different_count + 1) for c in combinations(range(5), size))
+    amount = config.take_different_amount
+    patterns = [_pattern(_vector(dict.fromkeys(combo, amount)), (0,) * 5, False) for combo in combos]
+    patterns += [_pattern(_vector({c: config.take_same_amount}), (0,) * 5, True) for c in range(5)]
+    return patterns, combos
+
+
+def rinascimento_takes(config: SplendorConfig) -> list[Pattern]:
+    """Every pattern Rinascimento's pick actions can accept (RULES.md R5, R6), returns included.
+
+    Take-different: "take none", then 1..``take_different_count`` colours with 1..``take_different_amount``
+    tokens each, each with every return of 0..min(taken, ``max_tokens``) tokens of the colours not taken.
+    Take-same: one colour, 1..``take_same_amount`` tokens, with every return of 0..min(taken, cap) tokens
+    of the other colours. Which of them is legal depends on the position (``rules.rinascimento_take_mask``).
+    """
+    cap = config.max_tokens
+    patterns = [_pattern((0,) * 5, (0,) * 5, False)]
+    for size in range(1, config.take_different_count + 1):
+        for colours in combinations(range(5), size):
+            others = tuple(c for c in range(5) if c not in colours)
+            for amounts in product(range(1, config.take_different_amount + 1), repeat=size):
+                take = _vector(dict(zip(colours, amounts)))
+                for give in _returns(others, min(sum(amounts), cap)):
+                    patterns.append(_pattern(take, give, False))
+    for colour in range(5):
+        others = tuple(c for c in range(5) if c != colour)
+        for amount in range(1, config.take_same_amount + 1):
+            for give in _returns(others, min(amount, cap)):
+                patterns.append(_pattern(_vector({colour: amount}), give, True))
+    return patterns
+
+
 def _combo_mask(combos: tuple[tuple[int, ...], ...], count: int) -> np.ndarray:
-    """Legal take-different combinations per available-colour bitmask: official P1 (exactly
-    ``min(count, available)`` colours) and Rinascimento R5 (any 1..count available colours)."""
-    table = np.zeros((2, 32, len(combos)), dtype=bool)
+    """Official P1: a take-different takes exactly ``min(count, available colours)`` colours."""
+    table = np.zeros((32, len(combos)), dtype=bool)
     for bits in range(32):
         available = {c for c in range(5) if bits >> c & 1}
         for index, combo in enumerate(combos):
-            if set(combo) <= available:
-                table[1, bits, index] = True
-                table[0, bits, index] = len(combo) == min(count, len(available))
+            table[bits, index] = set(combo) <= available and len(combo) == min(count, len(available))
     return table
 
 
 @lru_cache(maxsize=64)
 def tables_for(config: SplendorConfig) -> ActionTables:
     """The :class:`ActionTables` of ``config``."""
-    combos = tuple(c for size in range(1, config.take_different_count + 1) for c in combinations(range(5), size))
+    if config.rinascimento:
+        patterns, combos = rinascimento_takes(config), ()
+    else:
+        patterns, combos = official_takes(config)
+    different = sum(1 for p in patterns if not p[2])
     slots = NUM_LEVELS * config.face_up
-    sizes = (len(combos), 5, slots, NUM_LEVELS, slots, config.max_reserved, 6, config.nobles, 1)
+    official = 0 if config.rinascimento else 1
+    sizes = (different, len(patterns) - different, slots, NUM_LEVELS, slots, config.max_reserved,
+             6 * official, config.nobles * official, 5 * official, official, 1)  # fmt: skip
     starts = tuple(int(x) for x in np.concatenate([[0], np.cumsum(sizes)]))
-    kind = np.concatenate([np.full(size, k, dtype=np.int8) for k, size in enumerate(sizes)])
-    arg = np.concatenate([np.arange(size, dtype=np.int16) for size in sizes])
-    vectors = np.zeros((len(combos), 5), dtype=np.int16)
-    for index, combo in enumerate(combos):
-        vectors[index, list(combo)] = config.take_different_amount
+    take = np.array([p[0] for p in patterns], dtype=np.int16).reshape(-1, 5)
+    give = np.array([p[1] for p in patterns], dtype=np.int16).reshape(-1, 5)
+    is_same = np.array([p[2] for p in patterns], dtype=bool)
+    cards = card_table(config.deck, config.cards_file, config.nobles_file)
     return ActionTables(
         starts=starts,
-        kind=kind,
-        arg=arg,
+        kind=np.concatenate([np.full(size, k, dtype=np.int8) for k, size in enumerate(sizes)]),
+        arg=np.concatenate([np.arange(size, dtype=np.int16) for size in sizes]),
+        take=take,
+        give=give,
+        take_total=take.sum(axis=1).astype(np.int16),
+        give_total=give.sum(axis=1).astype(np.int16),
+        take_count=(take > 0).sum(axis=1).astype(np.int16),
+        is_same=is_same,
+        same_colour=np.where(is_same, take.argmax(axis=1), 0).astype(np.int16),
+        take_names=tuple(p[3] for p in patterns),
+        deltas=take - give,
+        delta_items=tuple(tuple((c, v) for c, v in enumerate(row) if v) for row in (take - give).tolist()),
+        costs=tuple(tuple(row) for row in cards.cost.tolist()),
+        bonuses=tuple(cards.bonus.tolist()),
+        points=tuple(cards.points.tolist()),
         combos=combos,
-        combo_vectors=vectors,
         combo_mask=_combo_mask(combos, config.take_different_count),
-        cards=card_table(config.deck),
-        deck_sizes=np.array([len(ids) for ids in card_table(config.deck).by_level], dtype=np.int16),
-        min_noble_total=int(card_table(config.deck).noble_req.sum(axis=1).min()),
+        cards=cards,
+        deck_sizes=np.array([len(ids) for ids in cards.by_level], dtype=np.int16),
+        min_noble_total=int(cards.noble_req.sum(axis=1).min()),
     )
 
 
