@@ -15,7 +15,7 @@ from baselines.heuristics import heuristic_agents
 
 GENERIC_AGENTS: dict[str, type[BaseAgent]] = {"random": RandomAgent}
 """Agents that play every game."""
-PLANNERS: dict[str, str] = {}
+PLANNERS: dict[str, str] = {"mcts": "baselines.mcts:MCTSAgent"}
 """Search agents that play every game through the forward model, imported when first asked for."""
 SB3_PREFIX = "sb3:"
 """``"sb3:<path/to/model.zip>"`` names a trained SB3 model (``baselines.sb3.SB3Agent``; needs torch and SB3)."""

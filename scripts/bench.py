@@ -6,6 +6,13 @@ Quoridor is measured in the same run and the ratios are printed.
 
     python -m scripts.bench                     # every registered game, default config
     python -m scripts.bench --games quoridor --seconds 5
+    python -m scripts.bench --mcts             # MCTS simulations/s on Quoridor 9x9 vs OpenSpiel's MCTSBot
+
+``--mcts`` times one search from the initial Quoridor position with random rollouts (a fixed number of
+simulations, the same UCT constant) for our ``MCTSAgent`` (its fast Quoridor playouts, and the generic
+``legal_actions`` + ``apply`` playouts) and for OpenSpiel's Python ``MCTSBot`` with
+``RandomRolloutEvaluator(n_rollouts=1)`` on its C++ Quoridor, interleaved, and prints the median rates and
+their ratio. With ``--mcts`` the forward-model tables run only for the games named by ``--games``.
 """
 
 from __future__ import annotations
@@ -38,6 +45,14 @@ class Args:
     """Game config as key=value pairs, applied to every game (e.g. board_size=5)."""
     json_out: str = ""
     """Optional path of a JSON file with the results."""
+    mcts: bool = False
+    """Measure MCTS simulations per second on Quoridor against OpenSpiel's MCTSBot (see above)."""
+    mcts_simulations: int = 1000
+    """Simulations per timed MCTS search."""
+    mcts_repeats: int = 3
+    """Timed searches per MCTS implementation (the median rate is reported)."""
+    mcts_uct_c: float = 1.4
+    """UCT exploration constant of both MCTS implementations."""
 
 
 @dataclass
@@ -144,6 +159,83 @@ def openspiel_quoridor(config: dict[str, Any], seconds: float, seed: int) -> Mea
     return _timed("OpenSpiel quoridor (C++)", seconds, play)
 
 
+@dataclass
+class SearchSpeed:
+    """Timed MCTS searches of one implementation."""
+
+    name: str
+    simulations: int
+    seconds: list[float] = field(default_factory=list)
+
+    @property
+    def per_second(self) -> float:
+        """Simulations per second of the median search."""
+        return self.simulations / float(np.median(self.seconds))
+
+
+def our_mcts_search(config: dict[str, Any], simulations: int, uct_c: float, seed: int, fast: bool) -> float:
+    """Seconds of one ``MCTSAgent`` search (random rollouts) from the initial Quoridor position."""
+    from baselines.evaluators import RolloutEvaluator
+    from baselines.mcts import MCTSAgent
+
+    game = make_game("quoridor", **config)
+    agent = MCTSAgent(seed, simulations=simulations, exploration=uct_c, evaluator=RolloutEvaluator(fast=fast))
+    state = game.initial_state(np.random.default_rng(seed))
+    start = time.perf_counter()
+    agent.act(game, state, state.current_player)
+    elapsed = time.perf_counter() - start
+    if agent.last_search.simulations != simulations:
+        raise RuntimeError(f"MCTSAgent ran {agent.last_search.simulations} simulations, expected {simulations}")
+    return elapsed
+
+
+def openspiel_mcts_search(config: dict[str, Any], simulations: int, uct_c: float, seed: int) -> float | None:
+    """Seconds of one OpenSpiel ``MCTSBot`` search (``RandomRolloutEvaluator(n_rollouts=1)``), if installed."""
+    try:
+        import pyspiel
+        from open_spiel.python.algorithms import mcts
+    except ImportError:
+        return None
+    params = {"board_size": config.get("board_size", 9), "players": config.get("num_players", 2)}
+    if params["players"] != 2:
+        return None
+    game = pyspiel.load_game("quoridor", params)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(seed))
+    bot = mcts.MCTSBot(game, uct_c, simulations, evaluator, solve=False, random_state=np.random.RandomState(seed))
+    state = game.new_initial_state()
+    start = time.perf_counter()
+    bot.mcts_search(state)
+    return time.perf_counter() - start
+
+
+def bench_mcts(config: dict[str, Any], simulations: int, repeats: int, uct_c: float, seed: int) -> list[SearchSpeed]:
+    """Interleaved timed searches: ours (fast playouts), ours (generic playouts), OpenSpiel (if installed)."""
+    from tqdm import tqdm
+
+    ours = SearchSpeed("MCTSAgent (fast Quoridor playouts)", simulations)
+    generic = SearchSpeed("MCTSAgent (generic legal_actions+apply)", simulations)
+    openspiel = SearchSpeed("OpenSpiel MCTSBot (Python, C++ game)", simulations)
+    for repeat in tqdm(range(repeats), desc="MCTS searches", unit="round"):
+        ours.seconds.append(our_mcts_search(config, simulations, uct_c, seed + repeat, fast=True))
+        generic.seconds.append(our_mcts_search(config, simulations, uct_c, seed + repeat, fast=False))
+        elapsed = openspiel_mcts_search(config, simulations, uct_c, seed + repeat)
+        if elapsed is not None:
+            openspiel.seconds.append(elapsed)
+    return [ours, generic] + ([openspiel] if openspiel.seconds else [])
+
+
+def report_mcts(results: list[SearchSpeed]) -> str:
+    """One line per implementation with its ratio to OpenSpiel's rate (when measured)."""
+    reference = next((r for r in results if r.name.startswith("OpenSpiel")), None)
+    lines = [f"{'MCTS, random rollouts':42s} {'simulations/s':>14s} {'vs OpenSpiel':>13s}"]
+    for r in results:
+        ratio = f"{r.per_second / reference.per_second:12.2f}x" if reference else f"{'n/a':>13s}"
+        lines.append(f"{r.name:42s} {r.per_second:14,.0f} {ratio}")
+    if reference is None:
+        lines.append("open_spiel is not installed (or the config is not 2-player): no reference measured")
+    return "\n".join(lines)
+
+
 def bench_game(name: str, config: dict[str, Any], seconds: float, seed: int) -> list[Measurement]:
     """All measurements of one game."""
     game = make_game(name, **config)
@@ -173,24 +265,35 @@ def report(results: list[Measurement]) -> str:
     return "\n".join(lines)
 
 
-def main(args: Args) -> dict[str, list[Measurement]]:
-    """Run the benchmarks and print one table per game."""
+def main(args: Args) -> dict[str, list[Any]]:
+    """Run the benchmarks and print one table per game (and the MCTS table with ``--mcts``)."""
     config = parse_config(args.config)
-    names = args.games or boardenvs.list_games()
-    all_results: dict[str, list[Measurement]] = {}
+    names = args.games or ([] if args.mcts else boardenvs.list_games())
+    all_results: dict[str, list[Any]] = {}
     for name in names:
         results = bench_game(name, config, args.seconds, args.seed)
         all_results[name] = results
         print(f"\n== {name} {config or ''}")
         print(report(results))
+    if args.mcts:
+        if args.mcts_simulations < 1 or args.mcts_repeats < 1:
+            raise ValueError("--mcts-simulations and --mcts-repeats must be >= 1")
+        speeds = bench_mcts(config, args.mcts_simulations, args.mcts_repeats, args.mcts_uct_c, args.seed)
+        all_results["mcts"] = speeds
+        print(f"\n== MCTS on quoridor {config or ''} from the initial position, {args.mcts_simulations} simulations")
+        print(report_mcts(speeds))
     if args.json_out:
-        data = {
-            n: [dataclasses.asdict(m) | {"per_second": m.per_second, "games_per_second": m.games_per_second} for m in r]
-            for n, r in all_results.items()
-        }
+        data = {n: [_as_json(m) for m in r] for n, r in all_results.items()}
         with open(args.json_out, "w") as handle:
             json.dump(data, handle, indent=2)
     return all_results
+
+
+def _as_json(measurement: Measurement | SearchSpeed) -> dict[str, Any]:
+    extra = {"per_second": measurement.per_second}
+    if isinstance(measurement, Measurement):
+        extra["games_per_second"] = measurement.games_per_second
+    return dataclasses.asdict(measurement) | extra
 
 
 def cli(argv: list[str] | None = None) -> None:

@@ -82,15 +82,27 @@ def test_make_agent_builds_named_agents() -> None:
     assert isinstance(make_agent("path", "quoridor", 0), PathAgent)
     heuristic = make_agent("heuristic", "quoridor", 0)
     assert isinstance(heuristic, HeuristicAgent) and heuristic.name == "heuristic"
-    assert set(agent_choices("quoridor")) == {"random", "path", "heuristic"}
+    assert set(agent_choices("quoridor")) == {"random", "mcts", "path", "heuristic"}
     assert heuristic_agents("quoridor") == HEURISTIC_AGENTS["quoridor"]
 
 
 def test_make_agent_rejects_unknown_names_listing_the_choices() -> None:
-    with pytest.raises(ValueError, match=r"unknown agent 'mcts'.*\['heuristic', 'path', 'random'\]"):
-        make_agent("mcts", "quoridor")
-    with pytest.raises(ValueError, match=r"choices: \['random'\]"):
+    with pytest.raises(ValueError, match=r"unknown agent 'alphabeta'.*\['heuristic', 'mcts', 'path', 'random'\]"):
+        make_agent("alphabeta", "quoridor")
+    with pytest.raises(ValueError, match=r"choices: \['mcts', 'random'\]"):
         make_agent("path", "toy_tictactoe")
+
+
+def test_make_agent_builds_a_search_agent_with_settings() -> None:
+    agent = make_agent("mcts:simulations=30:evaluator=heuristic:selection=puct", "quoridor", seed=1)
+    assert agent.name == "mcts:simulations=30:evaluator=heuristic:selection=puct"
+    game = make_game("quoridor", board_size=5)
+    state = game.initial_state(np.random.default_rng(0))
+    assert game.legal_action_mask(state)[agent.act(game, state, 0)]
+    with pytest.raises(ValueError, match="simulations"):
+        make_agent("mcts:simulations=0", "quoridor")
+    with pytest.raises(ValueError, match=r"agent 'mcts' does not take the settings \['depth'\]"):
+        make_agent("mcts:depth=3", "quoridor")
 
 
 # -- PathAgent ------------------------------------------------------------------------------------

@@ -21,3 +21,26 @@ def test_report_gives_ratios_relative_to_the_forward_model() -> None:
     results = main(Args(games=["quoridor"], seconds=0.02, config=["board_size=3"]))["quoridor"]
     text = report(results)
     assert "1.00x" in text.splitlines()[1] and "games/s" in text.splitlines()[0]
+
+
+def test_mcts_flag_times_our_search_and_openspiels_side_by_side(tmp_path, capsys) -> None:
+    out = tmp_path / "mcts.json"
+    args = Args(mcts=True, mcts_simulations=20, mcts_repeats=1, config=["board_size=5"], json_out=str(out))
+    results = main(args)
+    assert list(results) == ["mcts"]  # with --mcts the forward models run only for games named explicitly
+    names = [r.name for r in results["mcts"]]
+    assert names[:2] == ["MCTSAgent (fast Quoridor playouts)", "MCTSAgent (generic legal_actions+apply)"]
+    assert all(r.simulations == 20 and len(r.seconds) == 1 and r.per_second > 0 for r in results["mcts"])
+    printed = capsys.readouterr().out
+    assert "simulations/s" in printed and "vs OpenSpiel" in printed
+    saved = json.loads(out.read_text())
+    assert saved["mcts"][0]["simulations"] == 20
+    if len(names) == 3:  # open_spiel installed: its MCTSBot is the reference of the ratios
+        assert names[2].startswith("OpenSpiel") and "1.00x" in printed.splitlines()[-1]
+
+
+def test_report_mcts_without_openspiel_says_so() -> None:
+    from scripts.bench import SearchSpeed, report_mcts
+
+    text = report_mcts([SearchSpeed("ours", 10, [0.5])])
+    assert "20" in text and "no reference" in text
