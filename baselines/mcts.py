@@ -186,14 +186,20 @@ class SearchStats:
 
 
 # -- the agent ------------------------------------------------------------------------------------
+DEFAULT_SIMULATIONS = 200
+"""The budget of an :class:`MCTSAgent` given neither ``simulations`` nor ``seconds``."""
+
+
 class MCTSAgent(BaseAgent):
     """Monte Carlo tree search (see the module docstring).
 
     Args:
         seed: the agent's seed (int, generator or ``None``).
         name: display name (default ``"mcts"``).
-        simulations: simulations per move, >= 1, or ``None`` (then ``seconds`` alone is the budget).
-        seconds: wall-clock budget per move, > 0, or ``None``. At least one budget must be given.
+        simulations: simulations per move, >= 1, or ``None``.
+        seconds: wall-clock budget per move, > 0, or ``None``. With both budgets the search stops at whichever
+            comes first; with ``seconds`` alone time is the only limit; with neither, 200 simulations
+            (:data:`DEFAULT_SIMULATIONS`).
         evaluator: ``"rollout"`` (random playouts), ``"heuristic"`` (the game's heuristic value from
             :mod:`baselines.evaluators`; checked at the first ``act``) or an :class:`Evaluator` instance
             (for example a network with priors for PUCT).
@@ -218,7 +224,7 @@ class MCTSAgent(BaseAgent):
         seed: SeedLike = None,
         name: str | None = None,
         *,
-        simulations: int | None = 200,
+        simulations: int | None = None,
         seconds: float | None = None,
         evaluator: str | Evaluator = "rollout",
         selection: str = "uct",
@@ -236,7 +242,7 @@ class MCTSAgent(BaseAgent):
         self.simulations = int_param("simulations", simulations, 1, optional=True)
         self.seconds = float_param("seconds", seconds, 0.0, positive=True, optional=True)
         if self.simulations is None and self.seconds is None:
-            raise ValueError("simulations and seconds cannot both be None: give the search a budget")
+            self.simulations = DEFAULT_SIMULATIONS
         self.selection = choice_param("selection", selection, SELECTIONS)
         self.exploration = float_param("exploration", exploration, 0.0)
         self.rollout_depth = int_param("rollout_depth", rollout_depth, 1, optional=True)

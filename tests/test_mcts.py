@@ -51,7 +51,6 @@ class ConstantEvaluator(Evaluator):
         ({"simulations": "many"}, "simulations"),
         ({"seconds": 0}, "seconds"),
         ({"seconds": -1.0}, "seconds"),
-        ({"simulations": None, "seconds": None}, "budget"),
         ({"evaluator": "oracle"}, "evaluator"),
         ({"evaluator": 3}, "evaluator"),
         ({"selection": "ucb2"}, "selection"),
@@ -272,6 +271,12 @@ def test_it_beats_random_at_quoridor_5x5() -> None:
         agents[seat] = MCTSAgent(simulations=60)
         wins += play_game(game, agents, seed).returns[seat] > 0
     assert wins >= 7
+
+
+def test_the_default_budget_is_simulations_unless_seconds_are_given() -> None:
+    assert (MCTSAgent(0).simulations, MCTSAgent(0).seconds) == (200, None)
+    assert (MCTSAgent(0, seconds=2).simulations, MCTSAgent(0, seconds=2).seconds) == (None, 2.0)
+    assert (MCTSAgent(0, seconds=2, simulations=9).simulations) == 9
 
 
 def test_a_seconds_budget_alone_returns_a_legal_move() -> None:
