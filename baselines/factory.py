@@ -8,6 +8,7 @@ A spec is an agent name, optionally followed by ``:key=value`` settings passed t
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from typing import Any
 
 from baselines.agent import Agent, BaseAgent, RandomAgent, SeedLike
@@ -15,7 +16,7 @@ from baselines.heuristics import heuristic_agents
 
 GENERIC_AGENTS: dict[str, type[BaseAgent]] = {"random": RandomAgent}
 """Agents that play every game."""
-PLANNERS: dict[str, str] = {"mcts": "baselines.mcts:MCTSAgent"}
+PLANNERS: dict[str, str] = {"mcts": "baselines.mcts:MCTSAgent", "rhea": "baselines.rhea:RHEAAgent"}
 """Search agents that play every game through the forward model, imported when first asked for."""
 SB3_PREFIX = "sb3:"
 """``"sb3:<path/to/model.zip>"`` names a trained SB3 model (``baselines.sb3.SB3Agent``; needs torch and SB3)."""
@@ -62,7 +63,15 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name.strip(), settings
 
 
-def make_agent(spec: str, game_name: str, seed: SeedLike = None) -> Agent:
+def format_spec(name: str, settings: Mapping[str, Any]) -> str:
+    """The spec of agent ``name`` with ``settings`` (the inverse of :func:`parse_spec`)."""
+    parts = [f"{key}={str(value).lower() if isinstance(value, bool) else value}" for key, value in settings.items()]
+    return ":".join([name, *parts])
+
+
+def make_agent(
+    spec: str, game_name: str, seed: SeedLike = None, settings: Mapping[str, Any] | None = None
+) -> Agent:
     """Build the agent ``spec`` names for game ``game_name``.
 
     Args:
@@ -71,6 +80,7 @@ def make_agent(spec: str, game_name: str, seed: SeedLike = None) -> Agent:
             ``"sb3:<path/to/model.zip>"`` for a trained model. The agent's name is the whole spec.
         game_name: the registered name of the game.
         seed: the agent's seed (int, generator or ``None``).
+        settings: more settings, overriding those written in ``spec`` (the agent's name then lists them all).
 
     Raises:
         ValueError: ``spec`` is not an agent for this game (the message lists the choices), a setting the agent
@@ -82,13 +92,15 @@ def make_agent(spec: str, game_name: str, seed: SeedLike = None) -> Agent:
         from baselines.sb3.agent import SB3Agent
 
         return SB3Agent.load(text[len(SB3_PREFIX) :], seed=seed, name=text, game_name=game_name)
-    name, settings = parse_spec(text)
+    name, written = parse_spec(text)
+    merged = {**written, **(settings or {})}
     choices = agent_choices(game_name)
     if name not in choices:
         raise ValueError(f"unknown agent {name!r} for game {game_name!r}; choices: {sorted(choices)}")
+    label = format_spec(name, merged) if settings else text
     try:
-        return choices[name](seed, name=text, **settings)
+        return choices[name](seed, name=label, **merged)
     except TypeError as error:
-        if not settings:
+        if not merged:
             raise
-        raise ValueError(f"agent {name!r} does not take the settings {sorted(settings)}: {error}") from error
+        raise ValueError(f"agent {name!r} does not take the settings {sorted(merged)}: {error}") from error

@@ -82,14 +82,14 @@ def test_make_agent_builds_named_agents() -> None:
     assert isinstance(make_agent("path", "quoridor", 0), PathAgent)
     heuristic = make_agent("heuristic", "quoridor", 0)
     assert isinstance(heuristic, HeuristicAgent) and heuristic.name == "heuristic"
-    assert set(agent_choices("quoridor")) == {"random", "mcts", "path", "heuristic"}
+    assert set(agent_choices("quoridor")) == {"random", "mcts", "rhea", "path", "heuristic"}
     assert heuristic_agents("quoridor") == HEURISTIC_AGENTS["quoridor"]
 
 
 def test_make_agent_rejects_unknown_names_listing_the_choices() -> None:
-    with pytest.raises(ValueError, match=r"unknown agent 'alphabeta'.*\['heuristic', 'mcts', 'path', 'random'\]"):
+    with pytest.raises(ValueError, match=r"unknown agent 'alphabeta'.*\['heuristic', 'mcts', 'path', 'random', 'rhea'"):
         make_agent("alphabeta", "quoridor")
-    with pytest.raises(ValueError, match=r"choices: \['mcts', 'random'\]"):
+    with pytest.raises(ValueError, match=r"choices: \['mcts', 'random', 'rhea'\]"):
         make_agent("path", "toy_tictactoe")
 
 

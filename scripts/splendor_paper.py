@@ -1,0 +1,188 @@
+"""Seed 002's Splendor experiments with BMRH, event-value functions and NTBEA (2 players, 1,000 simulated
+actions per decision), with Wilson 95% intervals.
+
+    nice -n 10 python -m scripts.splendor_paper --workers 2 --out runs/splendor_paper
+
+(a) BMRH* (the R1-tuned BMRH of ``rinascimento_agents.csv``) against OSLA, seat-rotated, for every preset in
+``--osla-presets`` (Rinascimento's rules and deck, and the official 2-player game).
+(b) NTBEA tunes BMRH with an event-value function (``--ef-agent``; search space ``--tune-space``: by default
+the 5 ``lin^hc`` weights, ``rhea+ef`` adds BMRH's parameters as the paper does) against BMRH*, then the
+recommendation plays BMRH* (the untuned BMRH) for ``--validate-games`` (paper: 56-62% after 10^4-10^5 tuning
+games).
+(c) Reference: the paper's own tuned ``lin^hc`` EF agent (``preset=ef_linear_hc``) against BMRH*.
+Writes ``<out>/splendor_paper.csv``, ``<out>/splendor_paper.png`` and NTBEA's files under ``<out>/ntbea/``, and
+prints a Markdown table.
+"""
+
+from __future__ import annotations
+
+import csv
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from baselines.ntbea import GameFitness, head_to_head
+from baselines.ratings import wilson_interval
+from scripts import tune_ntbea
+from scripts._args import parse_args
+
+BMRH_STAR = "rhea:preset=bmrh_r1"
+"""BMRH* (R1 tuned values), 1,000 simulated actions per decision."""
+PAPER_EF = "rhea:preset=ef_linear_hc"
+"""The paper's tuned ``lin^hc`` EF agent."""
+FIELDS = ("experiment", "preset", "agent", "opponent", "games", "points", "win_rate", "ci_low", "ci_high")
+
+
+@dataclass
+class Args:
+    """Seed 002's Splendor experiments: BMRH* vs OSLA, NTBEA-tuned BMRH+EF vs BMRH*, the paper's EF vs BMRH*."""
+
+    osla_presets: list[str] = field(default_factory=lambda: ["rinascimento", "2p"])
+    """Splendor presets of experiment (a)."""
+    osla_games: int = 100
+    """Games of (a) per preset."""
+    preset: str = "rinascimento"
+    """Splendor preset of (b) and (c)."""
+    ef_agent: str = "rhea:preset=ef_linear_hc"
+    """The EF agent NTBEA tunes (fixed parameters; the rest come from --tune-space). Default: the paper's tuned
+    lin^hc agent's BMRH part, so that --tune-space ef tunes its 5 weights."""
+    tune_space: str = "ef"
+    """Search space of (b): rhea, ef, rhea+ef (the paper's), or a JSON file (see scripts.tune_ntbea)."""
+    tune_evaluations: int = 150
+    """NTBEA budget of (b), in games against BMRH*."""
+    validate_games: int = 100
+    """Games of the tuned agent against BMRH* (0 skips the tuning)."""
+    reference_games: int = 50
+    """Games of (c) (0 skips it)."""
+    batch_size: int = 2
+    """NTBEA mutants evaluated per iteration."""
+    workers: int = 1
+    """Processes playing games in parallel."""
+    seed: int = 2019
+    """Seed of every experiment."""
+    out: str = "runs/splendor_paper"
+    """Output folder."""
+    progress: bool = True
+    """Show progress bars."""
+
+
+@dataclass(frozen=True)
+class Row:
+    """One match result."""
+
+    experiment: str
+    preset: str
+    agent: str
+    opponent: str
+    outcomes: tuple[float, ...]
+
+    def values(self) -> list[Any]:
+        """The CSV fields, in ``FIELDS`` order."""
+        games, points = len(self.outcomes), sum(self.outcomes)
+        low, high = wilson_interval(points, games)
+        return [self.experiment, self.preset, self.agent, self.opponent, games, points, points / games, low, high]
+
+
+def check_args(args: Args) -> None:
+    """``ValueError`` for negative game counts or a budget below 1."""
+    for name in ("osla_games", "validate_games", "reference_games"):
+        if getattr(args, name) < 0:
+            raise ValueError(f"{name} must be >= 0, got {getattr(args, name)}")
+    for name in ("tune_evaluations", "workers", "batch_size"):
+        if getattr(args, name) < 1:
+            raise ValueError(f"{name} must be >= 1, got {getattr(args, name)}")
+
+
+def match(args: Args, experiment: str, preset: str, agent: str, opponent: str, games: int) -> Row:
+    """``games`` seat-rotated games of ``agent`` against ``opponent`` on a Splendor preset."""
+    fitness = GameFitness("splendor", agent, opponent, (("preset", preset),))
+    outcomes = head_to_head(fitness, games, args.seed, args.workers, args.progress, f"{experiment} {preset}")
+    return Row(experiment, preset, agent, opponent, tuple(outcomes))
+
+
+def tune(args: Args) -> tuple[Row, tune_ntbea.TuneOutcome]:
+    """Experiment (b): NTBEA, then validation of the recommendation against BMRH*."""
+    tune_args = tune_ntbea.Args(
+        game="splendor",
+        config=[f"preset={args.preset}"],
+        agent=args.ef_agent,
+        space=args.tune_space,
+        opponent=BMRH_STAR,
+        evaluations=args.tune_evaluations,
+        batch_size=args.batch_size,
+        workers=args.workers,
+        validate_games=args.validate_games,
+        seed=args.seed,
+        out=str(Path(args.out) / "ntbea"),
+        progress=args.progress,
+    )
+    outcome = tune_ntbea.main(tune_args)
+    row = Row("b: NTBEA-tuned BMRH+EF", args.preset, outcome.tuned_spec, BMRH_STAR, tuple(outcome.validation))
+    return row, outcome
+
+
+def main(args: Args) -> list[Row]:
+    """Run the experiments, write the CSV and the PNG, and return the rows."""
+    check_args(args)
+    rows = []
+    if args.osla_games:
+        for preset in args.osla_presets:
+            rows.append(match(args, "a: BMRH* vs OSLA", preset, BMRH_STAR, "osla", args.osla_games))
+    if args.validate_games:
+        rows.append(tune(args)[0])
+    if args.reference_games:
+        rows.append(match(args, "c: paper lin^hc EF vs BMRH*", args.preset, PAPER_EF, BMRH_STAR, args.reference_games))
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / "splendor_paper.csv", "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(FIELDS)
+        writer.writerows(row.values() for row in rows)
+    if rows:
+        plot(rows, out / "splendor_paper.png")
+    return rows
+
+
+def plot(rows: list[Row], path: Path) -> None:
+    """Win rates with Wilson 95% intervals, one bar per match, and the 50% line."""
+    from matplotlib.figure import Figure
+
+    values = [row.values() for row in rows]
+    rates = [v[6] for v in values]
+    errors = [[v[6] - v[7] for v in values], [v[8] - v[6] for v in values]]
+    labels = [f"{row.experiment.split(':')[0]}) {row.preset}\nn={len(row.outcomes)}" for row in rows]
+    figure = Figure(figsize=(1.6 + 1.5 * len(rows), 3.6), layout="constrained")
+    axes = figure.subplots()
+    axes.bar(labels, rates, yerr=errors, capsize=6, color="tab:blue", alpha=0.8)
+    axes.axhline(0.5, color="gray", linestyle="--", linewidth=1)
+    axes.set_ylim(0, 1)
+    axes.set_ylabel("win rate, Wilson 95% CI")
+    axes.set_title("Splendor 2p, 1,000 simulated actions per decision", fontsize=9)
+    figure.savefig(path, dpi=90)
+
+
+def markdown(rows: list[Row]) -> str:
+    """The results as a Markdown table."""
+    lines = ["| experiment | preset | games | win rate | 95% CI |", "|---|---|---|---|---|"]
+    for row in rows:
+        v = row.values()
+        lines.append(f"| {row.experiment} | {row.preset} | {v[4]} | {v[6]:.3f} | [{v[7]:.3f}, {v[8]:.3f}] |")
+    return "\n".join(lines)
+
+
+def cli(argv: list[str] | None = None) -> None:
+    """Entry point of ``python -m scripts.splendor_paper``."""
+    args = parse_args(Args, argv if argv is not None else sys.argv[1:], description=__doc__)
+    started = time.perf_counter()
+    rows = main(args)
+    print(f"done in {time.perf_counter() - started:.0f} s, seed {args.seed}\n")
+    print(markdown(rows))
+    for row in rows:
+        print(f"{row.experiment}: {row.agent} vs {row.opponent}")
+    print(f"wrote {args.out}/splendor_paper.csv and .png")
+
+
+if __name__ == "__main__":
+    cli()
