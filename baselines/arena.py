@@ -41,7 +41,7 @@ import numpy as np
 from baselines.agent import Agent
 from baselines.ratings import fit_elo, wilson_interval
 from baselines.tournament_log import TournamentLog
-from boardenvs.core import Game
+from boardenvs.core import Game, check_int
 
 AgentOrFactory = Agent | Callable[[int], Agent]
 """A ready agent, or a factory called once with a seed (an agent class such as ``RandomAgent`` works)."""
@@ -422,7 +422,7 @@ def tournament(
         The records, in schedule order, and their summary.
     """
     _check_entrants(agents, field)
-    check_int_at_least("workers", workers, 1)
+    check_int("workers", workers, 1)
     names, field_names = list(agents), list(field or {})
     everyone = {**agents, **(field or {})}
     schedule = tournament_schedule(names, game.spec.num_players, games_per_pairing, seed, field_names or None)
@@ -455,12 +455,6 @@ def _check_entrants(agents: Mapping[str, AgentOrFactory], field: Mapping[str, Ag
     shared = sorted(set(agents) & set(field))
     if shared:
         raise ValueError(f"an agent name cannot be both an entrant and in the field: {shared}")
-
-
-def check_int_at_least(name: str, value: Any, low: int) -> None:
-    """``ValueError`` naming ``name`` unless ``value`` is an int of at least ``low``."""
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
 
 
 def _open_log(

@@ -40,11 +40,11 @@ class Args:
     config: list[str] = field(default_factory=lambda: ["preset=rinascimento"])
     """Game config as key=value pairs; preset=<name> picks a registered preset."""
     agent: str = "rhea"
-    """The tuned agent: rhea[:key=value,...]; the fixed parameters given here are not tuned."""
+    """The tuned agent: rhea[:key=value:...]; the fixed parameters given here are not tuned."""
     space: str = "rhea"
     """Search space: rhea, ef, rhea+ef, or a JSON file name -> list of values."""
     opponent: str = "rhea:preset=bmrh_r1"
-    """Opponent: rhea[:key=value,...] or an agent name of baselines.factory (random, osla, buyer, heuristic...)."""
+    """Opponent: rhea[:key=value:...] or an agent name of baselines.factory (random, osla, buyer, heuristic...)."""
     evaluations: int = 200
     """NTBEA budget: fitness evaluations."""
     games_per_evaluation: int = 1

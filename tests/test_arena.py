@@ -235,7 +235,7 @@ def test_field_mode_rejects_overlapping_or_missing_entrants(toy) -> None:
         tournament(toy, {"random": RandomAgent}, 2, field={"random": RandomAgent})
     with pytest.raises(ValueError, match="needs agents and a field"):
         tournament(toy, {"random": RandomAgent}, 2, field={})
-    with pytest.raises(ValueError, match="workers must be an integer >= 1"):
+    with pytest.raises(ValueError, match="workers must be in >= 1, got 0"):
         tournament(toy, {"a": RandomAgent, "b": RandomAgent}, 2, workers=0)
 
 
