@@ -18,6 +18,10 @@
 Exploration is Boltzmann (equation 5) with temperature ``T`` while training; a non-training agent plays
 greedily (ties broken with its seeded generator). Only public facts of the view are used (ship tiles,
 turn, the own hand and the own card about to resolve), so every determinization gives the same state.
+
+Trained tables ship with the package (``baselines/data/gravwell_q_*.json``, written by
+``python -m scripts.train_gravwell_q --export-json ...``): :class:`PretrainedQAgent` (registered as
+``make_agent("qlearning", "gravwell")``) loads the one that matches the game's ``inert_tractors`` setting.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +52,10 @@ STOP_STATES = TURNS * 2 * SIGHT
 """Emergency Stop states: turn × direction × distance (120)."""
 REPRESENTATIONS = (144, 864)
 REWARD_TIMINGS = ("turn", "round")
+SHIPPED_TABLES: dict[bool, str] = {False: "gravwell_q_correct.json", True: "gravwell_q_inert.json"}
+"""Package-data table per ``inert_tractors`` setting (under ``baselines/data/``)."""
+TABLE_DECIMALS = 4
+"""Decimals kept in an exported JSON table."""
 
 
 @dataclass(frozen=True)
@@ -334,6 +343,58 @@ class QLearningAgent(BaseAgent):
             agent.q_play, agent.q_stop, agent.visits = data["q_play"], data["q_stop"], data["visits"]
         return agent
 
+    def export_json(self, path: str | Path, training: dict[str, Any] | None = None) -> Path:
+        """Write the greedy policy as one compact JSON file: settings, tables rounded to ``TABLE_DECIMALS``
+        and ``training`` (how the tables were made); read back by :meth:`load_json`."""
+        data = {
+            "settings": asdict(self.settings),
+            "training": training or {},
+            "q_play": np.round(self.q_play, TABLE_DECIMALS).tolist(),
+            "q_stop": np.round(self.q_stop, TABLE_DECIMALS).tolist(),
+        }
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(data, separators=(",", ":")) + "\n")
+        return path
+
+    def load_json(self, text: str, source: str = "table") -> None:
+        """Take the settings and tables of an :meth:`export_json` file's ``text`` (``source`` names it in errors)."""
+        data = json.loads(text)
+        settings = QSettings(**data["settings"])
+        q_play, q_stop = np.asarray(data["q_play"], dtype=float), np.asarray(data["q_stop"], dtype=float)
+        if q_play.shape != (settings.representation, NUM_CARDS) or q_stop.shape != (STOP_STATES, 2):
+            raise ValueError(f"{source}: table shapes {q_play.shape}, {q_stop.shape} do not match {settings}")
+        self.settings, self.q_play, self.q_stop = settings, q_play, q_stop
+        self.visits = np.zeros_like(q_play, dtype=np.int64)
+
+
+def shipped_table(inert_tractors: bool) -> str:
+    """The text of the package's trained table for the correct (False) or inert (True) tractors."""
+    return (resources.files("baselines") / "data" / SHIPPED_TABLES[bool(inert_tractors)]).read_text()
+
+
+class PretrainedQAgent(QLearningAgent):
+    """The greedy Q-learning agent with the shipped tables (``make_agent("qlearning", "gravwell", seed)``).
+
+    When it first acts in a game (and whenever the game's ``inert_tractors`` setting changes) it loads the
+    package table trained for that setting: 4-player games against three random agents (the table's
+    ``training`` entry records how). It plays greedily and never learns.
+    """
+
+    name = "qlearning"
+
+    def __init__(self, seed: SeedLike = None, name: str | None = None) -> None:
+        super().__init__(seed, None, name)
+        self.loaded_for: bool | None = None
+        """The ``inert_tractors`` setting of the loaded table (None before the first move)."""
+
+    def act(self, game: Game, view: Any, player: int) -> int:
+        inert = bool(getattr(game.config, "inert_tractors", False))
+        if self.loaded_for is not inert:
+            self.load_json(shipped_table(inert), SHIPPED_TABLES[inert])
+            self.loaded_for = inert
+        return super().act(game, view, player)
+
 
 # -- training -------------------------------------------------------------------------------------
 def _opponent_factory(name: str) -> Callable[[int], BaseAgent]:
@@ -408,12 +469,14 @@ def learn(
 
 
 __all__ = [
+    "PretrainedQAgent",
     "QLearningAgent",
     "QSettings",
     "ROUNDS",
     "boltzmann_choice",
     "learn",
     "play_state",
+    "shipped_table",
     "state_144",
     "state_864",
     "stop_state",

@@ -6,8 +6,16 @@
 agents (paper: more than 50% of 10,000), (c) the four-way final: tree, Q-learning, random, random-no-ES (paper
 order: tree > Q-learning > neuro-evolution > random; neuro-evolution is not reimplemented, random-no-ES
 takes its seat). Seats rotate cyclically. Each runs with the correct tractors and with ``inert_tractors``
-(the paper engine's preset). Without ``--q-table`` a Q-learning agent is trained first (``--train-games``).
+(the paper engine's preset). Without ``--q-table`` a Q-learning agent is trained first (``--train-games``);
+``--q-table shipped`` uses the package's trained tables (``make_agent("qlearning", "gravwell")``).
 Writes ``<out>/gravwell_paper.csv`` and ``<out>/gravwell_paper.png``.
+
+``--ablations`` runs the Q-learning ablations of the paper's §4.1 instead: each variant of ``ABLATIONS`` is
+trained ``--train-games`` games against three random agents, then plays ``--ablation-games`` seat-rotated
+games against three random agents (greedy, same game seeds for every variant); writes
+``<out>/gravwell_ablations.csv`` and ``<out>/gravwell_ablations.png``.
+
+    python -m scripts.gravwell_paper --ablations --train-games 5000 --ablation-games 1000
 """
 
 from __future__ import annotations
@@ -20,7 +28,7 @@ from typing import Any
 
 from baselines.agent import BaseAgent
 from baselines.arena import game_seeds, play_game
-from baselines.gravwell_qlearning import QLearningAgent, QSettings, learn
+from baselines.gravwell_qlearning import PretrainedQAgent, QLearningAgent, QSettings, learn
 from baselines.heuristics.gravwell import DecisionTreeAgent, RandomAgent, RandomNoStopAgent
 from baselines.ratings import wilson_interval
 from boardenvs.games.gravwell import Gravwell
@@ -29,6 +37,15 @@ from scripts._args import parse_args
 PRESETS = (("correct", False), ("inert_tractors", True))
 """Engine presets: name and ``inert_tractors``."""
 FIELDS = ("experiment", "preset", "agent", "games", "wins", "win_rate", "ci_low", "ci_high")
+ABLATIONS: dict[str, dict[str, Any]] = {
+    "default": {},
+    "states_864": {"representation": 864},
+    "round_reward": {"reward_timing": "round"},
+    "no_negative_factor": {"negative_factor": 1.0},
+    "stop_never": {"use_stop": False},
+}
+"""Q-learning variants: name and the ``QSettings`` fields that differ from the paper's Table 1 defaults
+(144 states, per-turn reward, negative factor 10, Emergency Stop learned)."""
 
 
 @dataclass
@@ -42,7 +59,7 @@ class Args:
     final_games: int = 10_000
     """Games of (c) the four-way final."""
     q_table: str = ""
-    """Trained tables (path of train_gravwell_q's --out); empty: train one per preset first."""
+    """Trained tables (path of train_gravwell_q's --out; "shipped": the package tables); empty: train first."""
     train_games: int = 5_000
     """Training games per preset when --q-table is empty."""
     seed: int = 2024
@@ -51,6 +68,12 @@ class Args:
     """Output folder for the CSV and the PNG."""
     progress: bool = True
     """Show tqdm progress bars."""
+    ablations: bool = False
+    """Run the Q-learning ablations (see the module docstring) instead of the paper's tournaments."""
+    ablation_games: int = 1_000
+    """Evaluation games per ablation variant and preset."""
+    presets: str = "correct,inert_tractors"
+    """Comma-separated engine presets to run: correct, inert_tractors."""
 
 
 @dataclass(frozen=True)
@@ -70,9 +93,19 @@ class Row:
 
 
 def _check(args: Args) -> None:
-    for name in ("q_games", "tree_games", "final_games", "train_games"):
+    for name in ("q_games", "tree_games", "final_games", "train_games", "ablation_games"):
         if getattr(args, name) < 1:
             raise ValueError(f"{name} must be >= 1, got {getattr(args, name)}")
+    _presets(args)
+
+
+def _presets(args: Args) -> list[tuple[str, bool]]:
+    """The chosen ``PRESETS`` entries, in ``PRESETS`` order."""
+    names = {name.strip() for name in args.presets.split(",") if name.strip()}
+    known = dict(PRESETS)
+    if not names or names - set(known):
+        raise ValueError(f"presets must name some of {list(known)}, got {args.presets!r}")
+    return [(name, inert) for name, inert in PRESETS if name in names]
 
 
 def _bar(count: int, enabled: bool, description: str) -> Any:
@@ -105,6 +138,8 @@ def play_rotated(
 
 def q_agent_for(args: Args, game: Gravwell) -> QLearningAgent:
     """The loaded table, or an agent trained against random agents on ``game``."""
+    if args.q_table == "shipped":
+        return PretrainedQAgent(args.seed, name="qlearning")
     if args.q_table:
         return QLearningAgent.load(args.q_table, seed=args.seed, name="qlearning")
     agent = QLearningAgent(args.seed, QSettings())
@@ -132,6 +167,20 @@ def run_preset(args: Args, preset: str, inert: bool) -> list[Row]:
     return rows + [Row("c", preset, agent, args.final_games, count) for agent, count in wins.items()]
 
 
+def run_ablations(args: Args, preset: str, inert: bool) -> list[Row]:
+    """Every ``ABLATIONS`` variant on one preset: train, then play against three random agents."""
+    game = Gravwell(num_players=4, inert_tractors=inert)
+    randoms = {f"random_{i}": RandomAgent(i) for i in range(1, 4)}
+    rows = []
+    for variant, changes in ABLATIONS.items():
+        agent = QLearningAgent(args.seed, QSettings(**changes), name=variant)
+        learn(agent, args.train_games, args.seed, "random", game, args.progress)
+        label = f"{variant} {preset}"
+        wins = play_rotated(game, {variant: agent, **randoms}, args.ablation_games, args.seed, label, args.progress)
+        rows.append(Row("ablation", preset, variant, args.ablation_games, wins[variant]))
+    return rows
+
+
 def write_csv(rows: list[Row], path: Path) -> None:
     """One line per row, ``FIELDS`` as the header."""
     with open(path, "w", newline="") as handle:
@@ -153,6 +202,8 @@ def plot_rows(rows: list[Row], path: Path) -> None:
         chosen = [row for row in rows if row.experiment == experiment]
         for offset, (preset, _) in enumerate(PRESETS):
             part = [row for row in chosen if row.preset == preset]
+            if not part:
+                continue
             rates = [row.wins / row.games for row in part]
             bounds = [wilson_interval(row.wins, row.games) for row in part]
             errors = [
@@ -173,22 +224,25 @@ def plot_rows(rows: list[Row], path: Path) -> None:
 
 def table(rows: list[Row]) -> str:
     """The rows as aligned text."""
-    lines = [f"{'exp':3s} {'preset':15s} {'agent':13s} {'games':>6s} {'wins':>8s} {'rate':>6s}  95% CI"]
+    width = max([13, *(len(row.agent) for row in rows)])
+    lines = [f"{'exp':3s} {'preset':15s} {'agent':{width}s} {'games':>6s} {'wins':>8s} {'rate':>6s}  95% CI"]
     for row in rows:
         _, _, _, games, wins, rate, low, high = row.values()
-        head = f"{row.experiment:3s} {row.preset:15s} {row.agent:13s} {games:6d} {wins:8.1f} {rate:6.3f}"
+        head = f"{row.experiment:3s} {row.preset:15s} {row.agent:{width}s} {games:6d} {wins:8.1f} {rate:6.3f}"
         lines.append(f"{head}  [{low:.3f}, {high:.3f}]")
     return "\n".join(lines)
 
 
 def main(args: Args) -> list[Row]:
-    """Run every experiment on both presets; write the CSV and the PNG; return the rows."""
+    """Run every experiment (or the ablations) on the chosen presets; write the CSV and the PNG; return the rows."""
     _check(args)
-    rows = [row for preset, inert in PRESETS for row in run_preset(args, preset, inert)]
+    run = run_ablations if args.ablations else run_preset
+    rows = [row for preset, inert in _presets(args) for row in run(args, preset, inert)]
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    write_csv(rows, out / "gravwell_paper.csv")
-    plot_rows(rows, out / "gravwell_paper.png")
+    stem = "gravwell_ablations" if args.ablations else "gravwell_paper"
+    write_csv(rows, out / f"{stem}.csv")
+    plot_rows(rows, out / f"{stem}.png")
     return rows
 
 

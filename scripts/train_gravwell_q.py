@@ -3,7 +3,8 @@
     python -m scripts.train_gravwell_q --games 20000 --representation 864 --out runs/gravwell_q/q864
 
 Writes ``<out>.npz`` + ``<out>.json`` (the tables and settings) and ``<out>_curve.png`` (the training win rate
-over a moving window).
+over a moving window). ``--export-json PATH`` also writes the compact JSON table the package ships
+(``baselines/data/gravwell_q_correct.json`` and, with ``--inert-tractors``, ``gravwell_q_inert.json``).
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ class Args:
     """Output path without suffix: <out>.npz, <out>.json, <out>_curve.png."""
     progress: bool = True
     """Show a tqdm progress bar."""
+    export_json: str = ""
+    """Also write the compact JSON table (settings, rounded tables, training facts) to this path."""
 
 
 def settings_of(args: Args) -> QSettings:
@@ -98,6 +101,12 @@ def main(args: Args) -> tuple[QLearningAgent, np.ndarray]:
     game = Gravwell(num_players=4, inert_tractors=args.inert_tractors)
     wins = learn(agent, args.games, args.seed, args.opponents, game, args.progress)
     agent.save(args.out)
+    if args.export_json:
+        training = {
+            "games": args.games, "opponents": args.opponents, "seed": args.seed, "num_players": 4,
+            "inert_tractors": args.inert_tractors, "final_window_win_rate": float(wins[-args.window :].mean()),
+        }  # fmt: skip
+        agent.export_json(args.export_json, training)
     title = f"Q-learning {args.representation} states vs 3 {args.opponents}"
     plot_curve(wins, args.window, Path(args.out).with_suffix("").parent / (Path(args.out).stem + "_curve.png"), title)
     return agent, wins

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from baselines.arena import play_game
+from baselines.factory import make_agent
 from baselines.gravwell_qlearning import (
+    PretrainedQAgent,
     QLearningAgent,
     QSettings,
     boltzmann_choice,
     learn,
     play_state,
+    shipped_table,
     state_144,
     state_864,
     stop_state,
@@ -148,3 +152,43 @@ def test_paper_script_end_to_end(tmp_path: Path) -> None:
     assert lines[0].split(",") == list(gravwell_paper.FIELDS) and len(lines) == 25
     assert (tmp_path / "p" / "gravwell_paper.png").exists()
     assert "qlearning" in gravwell_paper.table(rows)
+
+
+def test_json_table_round_trip_and_shape_check(tmp_path: Path) -> None:
+    agent = QLearningAgent(0, QSettings(representation=864, reward_timing="round"))
+    learn(agent, 10, seed=3)
+    path = agent.export_json(tmp_path / "table.json", {"games": 10})
+    other = QLearningAgent(1)
+    other.load_json(path.read_text())
+    assert other.settings == agent.settings
+    np.testing.assert_allclose(other.q_play, agent.q_play, atol=1e-4)
+    np.testing.assert_allclose(other.q_stop, agent.q_stop, atol=1e-4)
+    broken = json.loads(path.read_text())
+    broken["settings"]["representation"] = 144
+    with pytest.raises(ValueError, match="table shapes"):
+        other.load_json(json.dumps(broken), "broken.json")
+
+
+@pytest.mark.parametrize("inert", [False, True])
+def test_registered_agent_loads_the_shipped_table_of_the_game(inert: bool) -> None:
+    agent = make_agent("qlearning", "gravwell", 0)
+    assert isinstance(agent, PretrainedQAgent) and agent.loaded_for is None
+    game = Gravwell(num_players=4, inert_tractors=inert)
+    record = play_game(game, [agent, RandomAgent(1), RandomAgent(2), RandomAgent(3)], seed=7)
+    assert record.plies > 0 and agent.loaded_for is inert and not agent.training
+    shipped = json.loads(shipped_table(inert))
+    assert shipped["training"]["inert_tractors"] is inert and shipped["training"]["games"] >= 1000
+    np.testing.assert_array_equal(agent.q_play, np.asarray(shipped["q_play"]))
+    assert np.count_nonzero(agent.q_play) > 100 and np.count_nonzero(agent.q_stop) > 10
+
+
+def test_ablation_mode_writes_one_row_per_variant(tmp_path: Path) -> None:
+    args = gravwell_paper.Args(
+        ablations=True, train_games=3, ablation_games=2, presets="correct", out=str(tmp_path), progress=False
+    )
+    rows = gravwell_paper.main(args)
+    assert [row.agent for row in rows] == list(gravwell_paper.ABLATIONS)
+    assert all(row.preset == "correct" and row.games == 2 and 0 <= row.wins <= 2 for row in rows)
+    assert (tmp_path / "gravwell_ablations.csv").exists() and (tmp_path / "gravwell_ablations.png").exists()
+    with pytest.raises(ValueError, match="presets"):
+        gravwell_paper.main(gravwell_paper.Args(presets="wrong", out=str(tmp_path), progress=False))

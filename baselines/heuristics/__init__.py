@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from baselines.agent import BaseAgent
 from baselines.heuristics.battle_sheep import EvaluationAgent
-from baselines.heuristics.gravwell import DecisionTreeAgent, RandomAgent, RandomNoStopAgent
+from baselines.heuristics.gravwell import DecisionTreeAgent, PretrainedQAgent, RandomAgent, RandomNoStopAgent
 from baselines.heuristics.node_conquest import GreedyExpander
 from baselines.heuristics.quoridor import HeuristicAgent, PathAgent
 from baselines.heuristics.splendor import BuyerAgent, OSLAAgent
@@ -14,7 +14,8 @@ HEURISTIC_AGENTS: dict[str, dict[str, type[BaseAgent]]] = {
     "battle_sheep": {"evaluation": EvaluationAgent},
     "node_conquest": {"greedy": GreedyExpander},
     "splendor": {"osla": OSLAAgent, "buyer": BuyerAgent},
-    "gravwell": {"random_es": RandomAgent, "random_no_es": RandomNoStopAgent, "tree": DecisionTreeAgent},
+    "gravwell": {"random_es": RandomAgent, "random_no_es": RandomNoStopAgent, "tree": DecisionTreeAgent,
+                 "qlearning": PretrainedQAgent},  # fmt: skip
 }
 """Game name → agent name → agent class."""
 

@@ -11,6 +11,9 @@ followed):
   which is the most predictable); behind: a repulsor. Without one of the wanted type: a tractor if held,
   else the lowest normal (moving backwards) or the lowest repulsor (moving forwards). Stuck: a random card.
 * **Emergency Stop.** Used when the card about to resolve would decrease the ship's position.
+
+The seed's Q-learning agent with the package's trained tables (:class:`PretrainedQAgent`, from
+``baselines.gravwell_qlearning``) is exported here too, so that it is registered with these agents.
 """
 
 from __future__ import annotations
@@ -18,12 +21,14 @@ from __future__ import annotations
 from typing import Any
 
 from baselines.agent import BaseAgent, SeedLike
+from baselines.gravwell_qlearning import PretrainedQAgent
 from boardenvs.core import Game
 from boardenvs.games.gravwell.cards import NORMAL, REPULSOR, TRACTOR, TYPES, VALUES, bits_to_cards
 from boardenvs.games.gravwell.rules import heading, resolve
 from boardenvs.games.gravwell.state import COMMIT, DRAFT
 
 GROUP_PREFERENCE = ("tractor", "repulsor", "low", "high", "remaining")
+__all__ = ["DecisionTreeAgent", "PretrainedQAgent", "RandomAgent", "RandomNoStopAgent", "card_group"]
 
 
 def card_group(card: int) -> str:

@@ -1,4 +1,8 @@
-"""The Gravwell game object: the contract of ``boardenvs.core.Game`` on top of ``rules`` (RULES.md §1)."""
+"""The Gravwell game object: the contract of ``boardenvs.core.Game`` on top of ``engine`` and ``rules`` (RULES.md §1).
+
+``apply`` checks legality with a few integer operations (anything else goes to ``check_action``, which
+raises the documented errors) and hands over to the transitions of ``engine``; masks come from a cache.
+"""
 
 from __future__ import annotations
 
@@ -9,15 +13,17 @@ import numpy as np
 from boardenvs.core import TERMINAL, Game, GameSpec
 from boardenvs.games.gravwell.cards import NUM_CARDS, SYMBOLS, bits_to_cards, card_name
 from boardenvs.games.gravwell.config import GravwellConfig
+from boardenvs.games.gravwell.engine import BITS, ROUNDS, Engine, new_state
 from boardenvs.games.gravwell.observation import TURNS, field_sizes, observation_fields, observe
-from boardenvs.games.gravwell.rules import escaped, is_stuck_for, resolve
-from boardenvs.games.gravwell.state import COMMIT, DRAFT, PHASE_NAMES, STOP, GravwellEvent, GravwellState
+from boardenvs.games.gravwell.state import COMMIT, DRAFT, PHASE_NAMES, GravwellState
 
-ROUNDS = 6
 HULKS_2P, HULKS_MORE = (36,), (36, 26)
 ALL_CARDS = (1 << NUM_CARDS) - 1
-MASK_CACHE = 200_000
-"""Most legal-action masks remembered per game object (keyed by phase and the hand or open-stack bits)."""
+_new_object = object.__new__
+MASK_CACHE = 100_000
+"""Most legal-action masks remembered per game object (keyed by the bits of the legal action ids)."""
+_BYTES_13: tuple[bytes, ...] = tuple(bytes(bits >> k & 1 for k in range(13)) for bits in range(1 << 13))
+"""Per 13-bit chunk, its bits as 0/1 bytes (low bit first): a mask is 4 chunks (at most 52 action ids)."""
 
 
 class Action(NamedTuple):
@@ -28,7 +34,7 @@ class Action(NamedTuple):
     index: int
 
 
-class Gravwell(Game[GravwellState]):
+class Gravwell(Engine, Game[GravwellState]):
     """Gravwell: Escape from the 9th Dimension, as the Gravitas engine plays it (RULES.md §1), 2-4 players.
 
     **Board.** Tiles 0 (Singularity) .. 54 (Warp Gate). Every ship starts on 0; hulks sit on 36 (and 26
@@ -83,16 +89,27 @@ class Gravwell(Game[GravwellState]):
         n = self.config.num_players
         self.n, self.num_stacks = n, 3 * n
         self.play_base, self.stop_action = 3 * n, 3 * n + NUM_CARDS
+        self.num_actions = 3 * n + NUM_CARDS + 2
         fields = observation_fields(n)
         self.offsets = {f.name: f.start for f in fields}
         self.obs_size = sum(size for _, size, _ in field_sizes(n))
         self.hulks = HULKS_2P if n == 2 else HULKS_MORE
-        self._masks: dict[tuple[int, int], np.ndarray] = {}
-        natural = ROUNDS * (3 * n + TURNS * 2 * n)
+        max_plies = min(self.config.max_plies, ROUNDS * (3 * n + TURNS * 2 * n))
+        self._last_ply = max_plies - 1
+        self._inert = self.config.inert_tractors
+        # per drafted stack (face up, face down): the bits of the cards everybody learns
+        self._known_mask = tuple(
+            tuple(BITS[up] | (BITS[down] if self.config.no_secrets else 0) for down in range(NUM_CARDS))
+            for up in range(NUM_CARDS)
+        )
+        self._masks: dict[int, np.ndarray] = {}
+        self._stop_mask = self._mask_of(3 << self.stop_action)
+        # Each row shuffled by ``Generator.permuted`` draws the same numbers as one ``rng.permutation`` call.
+        self._deck_rows = np.tile(np.arange(NUM_CARDS), (ROUNDS, 1))
+        self._tie_rows = np.tile(np.arange(n), (ROUNDS, 1))
         return GameSpec(
-            self.name, self.version, n, 3 * n + NUM_CARDS + 2, (self.obs_size,), fields,
-            min(self.config.max_plies, natural), perfect_information=False, zero_sum=True,
-            observation_kind="vector",
+            self.name, self.version, n, self.num_actions, (self.obs_size,), fields, max_plies,
+            perfect_information=False, zero_sum=True, observation_kind="vector",
         )  # fmt: skip
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -101,69 +118,76 @@ class Gravwell(Game[GravwellState]):
     # -- the contract ----------------------------------------------------------------------------
     def initial_state(self, rng: np.random.Generator) -> GravwellState:
         """Ships in the Singularity; every round's deck and Singularity tie order are drawn now."""
-        s = GravwellState.__new__(GravwellState)
         n = self.n
-        s.pos = [0] * n + list(self.hulks)
-        s.hands, s.known, s.commits, s.stops = [0] * n, [0] * n, [-1] * n, [True] * n
-        s.decks = tuple(tuple(int(c) for c in rng.permutation(NUM_CARDS)) for _ in range(ROUNDS))
-        s.ties = tuple(tuple(int(p) for p in rng.permutation(n)) for _ in range(ROUNDS))
-        s.queue, s.revealed, s.round, s.turn, s.winner = (), (-1,) * n, 0, 0, -1
-        s.ply, s.truncated, s.events = 0, False, ()
-        self._start_round(s, [])
-        s.events = ()
-        return s
+        fields = {
+            "pos": [0] * n + list(self.hulks), "hands": [0] * n, "known": [0] * n, "stacks": (), "free": 0,
+            "order": (), "picks": 0, "commits": [-1] * n, "queue": (), "stops": [True] * n, "round": 0, "turn": 0,
+            "phase": DRAFT, "revealed": (-1,) * n, "spent": 0,
+            "decks": tuple(map(tuple, rng.permuted(self._deck_rows, axis=1).tolist())),
+            "ties": tuple(map(tuple, rng.permuted(self._tie_rows, axis=1).tolist())),
+            "winner": -1, "raw_events": (), "current_player": 0, "ply": 0, "truncated": False,
+        }  # fmt: skip
+        self._start_round(fields, [], 0)
+        return new_state(fields)
 
     def legal_action_mask(self, state: GravwellState) -> np.ndarray:
-        if state.current_player == TERMINAL:
-            return np.zeros(self.spec.num_actions, dtype=bool)
-        bits = self._mask_bits(state)
-        mask = self._masks.get((state.phase, bits))
+        player = state.current_player
+        if player < 0:
+            return np.zeros(self.num_actions, dtype=bool)
+        phase = state.phase
+        if phase == COMMIT:
+            bits = state.hands[player] << self.play_base
+        elif phase == DRAFT:
+            bits = state.free
+        else:
+            return self._stop_mask.copy()
+        mask = self._masks.get(bits)
         if mask is None:
-            mask = self._build_mask(state.phase, bits)
+            mask = self._mask_of(bits)
             if len(self._masks) < MASK_CACHE:
-                self._masks[(state.phase, bits)] = mask
+                self._masks[bits] = mask
         return mask.copy()
 
-    def _checked(self, state: GravwellState, action: int) -> int:
-        """``action`` if legal (fast path of ``check_action``), else the same errors."""
-        if type(action) is int and state.current_player != TERMINAL and 0 <= action < self.spec.num_actions:
-            mask = self._masks.get((state.phase, self._mask_bits(state)))
-            if mask is not None and mask[action]:
-                return action
-        return self.check_action(state, action)
-
-    def _mask_bits(self, state: GravwellState) -> int:
-        if state.phase == DRAFT:
-            return sum(1 << i for i, stack in enumerate(state.stacks) if stack[0] >= 0)
-        return state.hands[state.current_player] if state.phase == COMMIT else 0
-
-    def _build_mask(self, phase: int, bits: int) -> np.ndarray:
-        mask = np.zeros(self.spec.num_actions, dtype=bool)
-        if phase == STOP:
-            mask[self.stop_action :] = True
-            return mask
-        base = 0 if phase == DRAFT else self.play_base
-        for index in range(NUM_CARDS):
-            if bits >> index & 1:
-                mask[base + index] = True
-        return mask
+    def _mask_of(self, bits: int) -> np.ndarray:
+        """The mask whose true entries are the set bits of ``bits`` (action ids)."""
+        chunks = _BYTES_13[bits & 8191] + _BYTES_13[bits >> 13 & 8191] + _BYTES_13[bits >> 26 & 8191]
+        return np.frombuffer(bytearray(chunks + _BYTES_13[bits >> 39])[: self.num_actions], dtype=np.bool_)
 
     def apply(self, state: GravwellState, action: int) -> GravwellState:
-        kind, index = self.decode(self._checked(state, action))
-        s = state.copy()
-        events: list[GravwellEvent] = []
-        player = s.current_player
-        if kind == "draft":
-            self._draft(s, player, index, events)
-        elif kind == "play":
-            self._commit(s, player, index, events)
-        else:
-            self._stop(s, player, bool(index), events)
-        s.ply += 1
-        s.events = tuple(events)
-        if s.current_player != TERMINAL and s.ply >= self.spec.max_game_length:
-            s.current_player, s.truncated = TERMINAL, True
-        return s
+        player = state.current_player
+        if type(action) is not int or player < 0:
+            action = self.check_action(state, action)
+        phase = state.phase
+        if phase == COMMIT:
+            card = action - self.play_base
+            if card < 0 or not state.hands[player] >> card & 1:
+                self._reject(state, action)
+            if player + 1 == self.n:
+                return self._reveal(state, card)
+            # the hot path of random playouts, inlined: a commit that is not the turn's last
+            fields = state.__dict__.copy()
+            ply = state.ply
+            fields["commits"] = commits = state.commits[:]
+            commits[player] = card
+            fields["current_player"], fields["ply"] = player + 1, ply + 1
+            fields["raw_events"] = ((ply, "commit", player, -1, -1, -1),)
+            if ply >= self._last_ply:
+                fields["current_player"], fields["truncated"] = TERMINAL, True
+            new = _new_object(GravwellState)
+            new.__dict__ = fields
+            return new
+        if phase == DRAFT:
+            if not 0 <= action < self.num_stacks or not state.free >> action & 1:
+                self._reject(state, action)
+            return self._draft(state, player, action)
+        if action != self.stop_action and action != self.stop_action + 1:
+            self._reject(state, action)
+        return self._stop(state, action == self.stop_action)
+
+    def _reject(self, state: GravwellState, action: int) -> None:
+        """Raise the error ``check_action`` gives for an action the fast checks found illegal."""
+        self.check_action(state, action)
+        raise ValueError(f"action {action} is illegal here")
 
     def returns(self, state: GravwellState) -> np.ndarray:
         out = np.zeros(self.n, dtype=np.float32)
@@ -200,13 +224,12 @@ class Gravwell(Game[GravwellState]):
             public |= state.known[other]
         for up, down in state.stacks:
             public |= (1 << up if up >= 0 else 0) | (1 << down if down >= 0 and self.config.no_secrets else 0)
-        pool = [int(c) for c in rng.permutation(bits_to_cards(ALL_CARDS & ~public))]
+        pool = rng.permutation(bits_to_cards(ALL_CARDS & ~public)).tolist()
         self._deal_hidden(s, player, pool, rng)
-        s.decks = s.decks[: s.round] + tuple(
-            tuple(int(c) for c in rng.permutation(NUM_CARDS)) for _ in range(ROUNDS - s.round)
-        )
-        future = len(s.ties) - s.round - 1
-        s.ties = s.ties[: s.round + 1] + tuple(tuple(int(p) for p in rng.permutation(self.n)) for _ in range(future))
+        new_decks = rng.permuted(self._deck_rows[s.round :], axis=1).tolist()
+        s.decks = s.decks[: s.round] + tuple(map(tuple, new_decks))
+        new_ties = rng.permuted(self._tie_rows[s.round + 1 :], axis=1).tolist()
+        s.ties = s.ties[: s.round + 1] + tuple(map(tuple, new_ties))
         return s
 
     def _deal_hidden(self, s: GravwellState, player: int, pool: list[int], rng: np.random.Generator) -> None:
@@ -267,91 +290,3 @@ class Gravwell(Game[GravwellState]):
         if state.winner >= 0:
             lines.append(f"winner P{state.winner}")
         return "\n".join(lines)
-
-    # -- phases ------------------------------------------------------------------------------
-    def _start_round(self, s: GravwellState, events: list[GravwellEvent]) -> None:
-        n, deck = self.n, s.decks[s.round]
-        s.stacks = tuple((deck[2 * i], deck[2 * i + 1]) for i in range(3 * n))
-        s.hands, s.known, s.spent = [0] * n, [0] * n, 0
-        if not self.config.hardcore:
-            s.stops = [True] * n
-        waiting = [p for p in s.ties[s.round] if s.pos[p] == 0]
-        s.order = tuple(waiting + sorted((p for p in range(n) if s.pos[p] > 0), key=lambda p: s.pos[p]))
-        s.picks, s.phase, s.turn, s.current_player = 0, DRAFT, 0, s.order[0]
-        events.append(GravwellEvent(s.ply, "round", -1, detail=s.round))
-
-    def _draft(self, s: GravwellState, player: int, stack: int, events: list[GravwellEvent]) -> None:
-        up, down = s.stacks[stack]
-        s.hands[player] |= (1 << up) | (1 << down)
-        s.known[player] |= (1 << up) | ((1 << down) if self.config.no_secrets else 0)
-        s.stacks = s.stacks[:stack] + ((-1, -1),) + s.stacks[stack + 1 :]
-        events.append(GravwellEvent(s.ply, "draft", player, up, stack))
-        s.picks += 1
-        if s.picks == self.num_stacks:
-            s.phase, s.current_player = COMMIT, 0
-        else:
-            s.current_player = s.order[s.picks % self.n]
-
-    def _commit(self, s: GravwellState, player: int, card: int, events: list[GravwellEvent]) -> None:
-        s.commits[player] = card
-        events.append(GravwellEvent(s.ply, "commit", player))
-        if player + 1 < self.n:
-            s.current_player = player + 1
-            return
-        s.revealed = tuple(s.commits)
-        for owner, played in enumerate(s.commits):
-            s.hands[owner] &= ~(1 << played)
-            s.known[owner] &= ~(1 << played)
-            s.spent |= 1 << played
-            events.append(GravwellEvent(s.ply, "reveal", owner, played))
-        s.queue = tuple(sorted((played, owner) for owner, played in enumerate(s.commits)))
-        s.commits = [-1] * self.n
-        self._resolve_queue(s, events)
-
-    def _stop(self, s: GravwellState, player: int, use: bool, events: list[GravwellEvent]) -> None:
-        card, owner = s.queue[0]
-        s.queue = s.queue[1:]
-        if use:
-            s.stops[owner] = False
-            events.append(GravwellEvent(s.ply, "emergency_stop", owner, card))
-        elif self._play(s, card, owner, events):
-            return
-        self._resolve_queue(s, events)
-
-    def _resolve_queue(self, s: GravwellState, events: list[GravwellEvent]) -> None:
-        """Resolve queued cards until one needs an Emergency Stop decision, someone escapes or the turn ends."""
-        while s.queue:
-            card, owner = s.queue[0]
-            if is_stuck_for(s.pos, owner, card):
-                events.append(GravwellEvent(s.ply, "stuck", owner, card, tile=s.pos[owner]))
-            elif s.stops[owner]:
-                s.phase, s.current_player = STOP, owner
-                return
-            elif self._play(s, card, owner, events):
-                return
-            s.queue = s.queue[1:]
-        self._end_turn(s, events)
-
-    def _play(self, s: GravwellState, card: int, owner: int, events: list[GravwellEvent]) -> bool:
-        """Resolve ``card`` of ``owner``; True if somebody escaped (the game is then over)."""
-        moves = resolve(s.pos, owner, card, self.n, self.config.inert_tractors)
-        for ship, _, tile in moves:
-            events.append(GravwellEvent(s.ply, "move", owner, card, ship, tile))
-        winner = escaped(s.pos, moves, self.n)
-        if winner < 0:
-            return False
-        s.winner, s.current_player, s.queue = winner, TERMINAL, ()
-        events.append(GravwellEvent(s.ply, "escape", winner, card, tile=54))
-        return True
-
-    def _end_turn(self, s: GravwellState, events: list[GravwellEvent]) -> None:
-        s.turn += 1
-        if s.turn < TURNS:
-            s.phase, s.current_player = COMMIT, 0
-            return
-        s.round += 1
-        if s.round == ROUNDS:
-            s.turn, s.current_player = TURNS - 1, TERMINAL
-            s.round = ROUNDS - 1
-            return
-        self._start_round(s, events)

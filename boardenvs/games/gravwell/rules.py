@@ -2,17 +2,22 @@
 
 ``pos`` lists the tile (0..54) of every ship: the players' ships first, then the hulks. Tile 0 (the
 Singularity) holds any number of ships and is ignored when looking for the nearest ship; every other
-tile holds at most one ship. A ship reaching tile 54 (the Warp Gate) escapes.
+tile holds at most one ship (tile 54 too, except hulks pulled onto it). A ship reaching tile 54 (the Warp
+Gate) escapes.
 """
 
 from __future__ import annotations
 
-from boardenvs.games.gravwell.cards import NORMAL, TRACTOR, TYPES, VALUES
+from boardenvs.games.gravwell.cards import NORMAL, REPULSOR, TRACTOR, TYPES, VALUES
 
 SINGULARITY, WARP_GATE = 0, 54
 """The first and the last tile."""
 _FAR = 100
 """Distance sentinel for "no ship on this side" (the engine's value)."""
+SIGNED_VALUES: tuple[int, ...] = tuple(
+    value if kind == NORMAL else -value if kind == REPULSOR else 0 for kind, value in zip(TYPES, VALUES)
+)
+"""Per card: tiles moved towards the nearest ship (negative: away from it; 0 for tractors)."""
 
 Move = tuple[int, int, int]
 """``(ship, from_tile, to_tile)`` of one ship moved by a card."""
@@ -22,20 +27,26 @@ def heading(pos: list[int], ship: int) -> int:
     """+1 if ``ship``'s nearest ship is ahead, -1 if behind, 0 if it is stuck.
 
     Ships on tile 0 are ignored. On equal distances the side with more (non-Singularity) ships wins;
-    equal counts too (or no ship at all) mean the ship is stuck.
+    equal counts too (or no ship at all) mean the ship is stuck. Another ship on the same tile counts as
+    behind, at distance 0.
     """
     here = pos[ship]
     ahead = behind = _FAR
     num_ahead = num_behind = 0
-    for other, tile in enumerate(pos):
-        if other == ship or tile == SINGULARITY:
-            continue
+    for tile in pos:
         if tile > here:
             num_ahead += 1
-            ahead = min(ahead, tile - here)
-        else:
+            if tile - here < ahead:
+                ahead = tile - here
+        elif 0 < tile < here:  # 0: SINGULARITY
             num_behind += 1
-            behind = min(behind, here - tile)
+            if here - tile < behind:
+                behind = here - tile
+    if here:
+        same = pos.count(here) - 1
+        if same:
+            num_behind += same
+            behind = 0
     if ahead != behind:
         return 1 if ahead < behind else -1
     if num_ahead != num_behind:
@@ -44,20 +55,22 @@ def heading(pos: list[int], ship: int) -> int:
 
 
 def slide(pos: list[int], ship: int, delta: int) -> int:
-    """Move ``ship`` by ``delta`` tiles (clamped to 0..54), then on past occupied tiles; returns its tile.
+    """Move ``ship`` by ``delta`` (non-zero) tiles, clamped to 0..54, then on past occupied tiles; returns its tile.
 
-    Only the landing tile matters (ships jump over others); tiles 0 and 54 never block.
+    Only the landing tile matters (ships jump over others); tiles 0 and 54 never block. The ship never
+    meets its own start tile again: it moves away from it.
     """
-    step = 1 if delta > 0 else -1
-    tile = min(WARP_GATE, max(SINGULARITY, pos[ship] + delta))
-    while SINGULARITY < tile < WARP_GATE and _occupied(pos, ship, tile):
-        tile += step
+    tile = pos[ship] + delta
+    if tile >= WARP_GATE:
+        tile = WARP_GATE
+    elif tile <= SINGULARITY:
+        tile = SINGULARITY
+    else:
+        step = 1 if delta > 0 else -1
+        while SINGULARITY < tile < WARP_GATE and tile in pos:
+            tile += step
     pos[ship] = tile
     return tile
-
-
-def _occupied(pos: list[int], ship: int, tile: int) -> bool:
-    return any(other_tile == tile and other != ship for other, other_tile in enumerate(pos))
 
 
 def is_stuck_for(pos: list[int], owner: int, card: int) -> bool:
@@ -65,35 +78,37 @@ def is_stuck_for(pos: list[int], owner: int, card: int) -> bool:
     return TYPES[card] != TRACTOR and heading(pos, owner) == 0
 
 
-def resolve(pos: list[int], owner: int, card: int, num_players: int, inert_tractors: bool) -> list[Move]:
+def resolve(
+    pos: list[int], owner: int, card: int, num_players: int, inert_tractors: bool, direction: int | None = None
+) -> list[Move]:
     """Apply ``card`` of ``owner`` to ``pos`` (mutated); returns the moves, stopping at an escape.
 
     Normal cards move the owner towards its nearest ship, repulsors away from it; tractors pull every
     other ship off the Singularity towards the owner, nearest first (ties: the ship behind first).
+    ``direction`` is ``heading(pos, owner)`` when the caller already knows it.
     """
-    if TYPES[card] == TRACTOR:
-        return [] if inert_tractors else _pull(pos, owner, VALUES[card], num_players)
-    direction = heading(pos, owner)
+    signed = SIGNED_VALUES[card]
+    if not signed:
+        return [] if inert_tractors else pull(pos, owner, VALUES[card], num_players)
+    if direction is None:
+        direction = heading(pos, owner)
     if direction == 0:
         return []
-    if TYPES[card] != NORMAL:
-        direction = -direction
     start = pos[owner]
-    return [(owner, start, slide(pos, owner, direction * VALUES[card]))]
+    return [(owner, start, slide(pos, owner, direction * signed))]
 
 
-def _pull(pos: list[int], owner: int, value: int, num_players: int) -> list[Move]:
+def pull(pos: list[int], owner: int, value: int, num_players: int) -> list[Move]:
+    """A tractor of ``value`` played by ``owner``: pull every other ship off the Singularity ``value`` tiles
+    towards the owner, nearest first (ties: the ship behind first), stopping when a player's ship escapes."""
     here = pos[owner]
-    order = sorted(
-        (ship for ship in range(len(pos)) if ship != owner and pos[ship] != SINGULARITY),
-        key=lambda ship: (abs(pos[ship] - here), pos[ship] > here),
-    )
+    order = sorted((abs(tile - here), tile > here, ship) for ship, tile in enumerate(pos) if tile and ship != owner)
     moves = []
-    for ship in order:
+    for _, _, ship in order:
         start = pos[ship]
-        step = 1 if here > start else -1
-        moves.append((ship, start, slide(pos, ship, step * value)))
-        if pos[ship] == WARP_GATE and ship < num_players:
+        tile = slide(pos, ship, value if here > start else -value)
+        moves.append((ship, start, tile))
+        if tile == WARP_GATE and ship < num_players:
             break
     return moves
 

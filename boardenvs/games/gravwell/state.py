@@ -7,6 +7,8 @@ from typing import NamedTuple
 DRAFT, COMMIT, STOP = 0, 1, 2
 """Phases: drafting a stack, committing a card in secret, deciding on the Emergency Stop."""
 PHASE_NAMES: tuple[str, ...] = ("draft", "commit", "emergency_stop")
+LIST_FIELDS: tuple[str, ...] = ("pos", "hands", "known", "commits", "stops")
+"""The attributes held in lists (every other attribute is an int, a bool or a tuple)."""
 
 
 class GravwellEvent(NamedTuple):
@@ -26,14 +28,29 @@ class GravwellEvent(NamedTuple):
     tile: int = -1
 
 
+_tuple_new = tuple.__new__
+
+
+def _events(state: GravwellState) -> tuple[GravwellEvent, ...]:
+    """``state.raw_events`` (plain 6-tuples, as the engine records them) as :class:`GravwellEvent` tuples."""
+    return tuple([_tuple_new(GravwellEvent, raw) for raw in state.raw_events])
+
+
+def _set_events(state: GravwellState, events: tuple[tuple[int, str, int, int, int, int], ...]) -> None:
+    """Store ``events`` (``GravwellEvent`` or plain 6-tuples) as ``state.raw_events``."""
+    state.raw_events = tuple(tuple(raw) for raw in events)
+
+
 class GravwellState:
-    """One position. Treat it as immutable: ``Gravwell.apply`` always builds a new state.
+    """One position. Treat it as immutable: ``Gravwell.apply`` always builds a new state, sharing with its
+    input every list it does not change (``copy`` copies the lists).
 
     Attributes:
         pos: tile of every ship: players 0..n-1, then the hulks (36, and 26 with 3+ players).
         hands: per player, the bitmask of its cards (bit ``c`` = card ``c``).
         known: per player, the bitmask of its cards that everybody knows (drafted face up).
         stacks: per draft stack ``(face_up, face_down)``, ``(-1, -1)`` once taken.
+        free: bitmask of the stacks not taken yet (bit ``s`` = stack ``s``; kept in step with ``stacks``).
         order: this round's draft order (player ids).
         picks: stacks taken so far this round.
         commits: per player, the card committed this turn, -1 if none yet.
@@ -46,32 +63,32 @@ class GravwellState:
         decks: per round, the pre-drawn order of the 26 cards (the first ``6n`` form the stacks).
         ties: per round, the pre-drawn order of players used to order ships in the Singularity.
         winner: the player who escaped, -1 otherwise.
-        events: the events of the last action (see :class:`GravwellEvent`).
+        events: the events of the last action (see :class:`GravwellEvent`), built on access from
+            ``raw_events``, the plain tuples ``(ply, kind, player, card, detail, tile)`` the engine records.
         current_player, ply, truncated: as in every game.
+
+    The attributes live in the instance ``__dict__`` so that the engine copies a state with one dict copy.
     """
 
-    __slots__ = (
-        "pos", "hands", "known", "stacks", "order", "picks", "commits", "queue", "stops", "round", "turn",
-        "phase", "revealed", "spent", "decks", "ties", "winner", "events", "current_player", "ply", "truncated",
+    FIELDS: tuple[str, ...] = (
+        "pos", "hands", "known", "stacks", "free", "order", "picks", "commits", "queue", "stops", "round", "turn",
+        "phase", "revealed", "spent", "decks", "ties", "winner", "raw_events", "current_player", "ply", "truncated",
     )  # fmt: skip
 
+    events = property(_events, _set_events, doc="The events of the last action, as :class:`GravwellEvent`.")
+
     def copy(self) -> GravwellState:
-        """An equal, independent state (tuples and lists that ``apply`` only ever
-        replaces, never mutates, are shared)."""
-        new = GravwellState.__new__(GravwellState)
-        new.pos, new.hands, new.known = self.pos[:], self.hands[:], self.known[:]
-        new.stacks = self.stacks
-        new.order, new.picks, new.commits = self.order, self.picks, self.commits[:]
-        new.queue, new.stops, new.round, new.turn = self.queue, self.stops[:], self.round, self.turn
-        new.phase, new.revealed, new.spent = self.phase, self.revealed, self.spent
-        new.decks, new.ties = self.decks, self.ties
-        new.winner, new.events, new.current_player = self.winner, self.events, self.current_player
-        new.ply, new.truncated = self.ply, self.truncated
+        """An equal, independent state (the lists are copied; tuples and ints are immutable and shared)."""
+        new = object.__new__(GravwellState)
+        fields = self.__dict__.copy()
+        for name in LIST_FIELDS:
+            fields[name] = fields[name][:]
+        new.__dict__ = fields
         return new
 
     def key(self) -> bytes:
         """Canonical bytes: equal keys mean equal positions (events included)."""
-        return repr(tuple(getattr(self, name) for name in self.__slots__)).encode()
+        return repr(tuple(getattr(self, name) for name in self.FIELDS)).encode()
 
     def __repr__(self) -> str:
         return (

@@ -1,0 +1,179 @@
+"""The Gravwell transitions (RULES.md §1), written for speed: the engine behind ``Gravwell.apply``.
+
+A state keeps its attributes in its ``__dict__``; a transition copies that dict once, replaces only the
+lists it changes (states share the others: states are never mutated) and records its events as plain
+tuples ``(ply, kind, player, card, detail, tile)`` (``GravwellState.events`` wraps them on access).
+The caller (``Gravwell.apply``) has checked that the action is legal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from boardenvs.core import TERMINAL
+from boardenvs.games.gravwell.cards import NUM_CARDS, VALUES
+from boardenvs.games.gravwell.observation import TURNS
+from boardenvs.games.gravwell.rules import SIGNED_VALUES, WARP_GATE, heading, pull, slide
+from boardenvs.games.gravwell.state import COMMIT, DRAFT, STOP, GravwellState
+
+ROUNDS = 6
+BITS: tuple[int, ...] = tuple(1 << card for card in range(NUM_CARDS))
+CLEAR: tuple[int, ...] = tuple(~(1 << card) for card in range(NUM_CARDS))
+RawEvent = tuple[int, str, int, int, int, int]
+"""``(ply, kind, player, card, detail, tile)``: the fields of a ``GravwellEvent``."""
+_new_object = object.__new__
+
+
+def new_state(fields: dict[str, Any]) -> GravwellState:
+    """The state whose attributes are ``fields`` (taken over, not copied)."""
+    state = _new_object(GravwellState)
+    state.__dict__ = fields
+    return state
+
+
+class Engine:
+    """The transitions of ``Gravwell`` (a mixin: it reads the game's ``n``, ``num_stacks``, ``config``,
+    ``_last_ply`` (the last ply before the ``max_plies`` cut), ``_inert`` and ``_known_mask``)."""
+
+    n: int
+    num_stacks: int
+    config: Any
+    _last_ply: int
+    _inert: bool
+    _known_mask: tuple[tuple[int, ...], ...]
+
+    def _successor(self, fields: dict[str, Any], events: Sequence[RawEvent], ply: int) -> GravwellState:
+        """The state after ply ``ply`` from its attributes; the game ends after ply ``_last_ply``."""
+        fields["raw_events"] = tuple(events)
+        if ply >= self._last_ply and fields["current_player"] != TERMINAL:
+            fields["current_player"], fields["truncated"] = TERMINAL, True
+        state = _new_object(GravwellState)
+        state.__dict__ = fields
+        return state
+
+    def _start_round(self, fields: dict[str, Any], events: list[RawEvent], ply: int) -> None:
+        """Deal the round's stacks, reset hands (and stops unless Hardcore) and set the draft order."""
+        n, round_ = self.n, fields["round"]
+        deck, pos = fields["decks"][round_], fields["pos"]
+        fields["stacks"] = tuple(zip(deck[0 : 6 * n : 2], deck[1 : 6 * n : 2]))
+        fields["free"] = (1 << self.num_stacks) - 1
+        fields["hands"], fields["known"], fields["spent"] = [0] * n, [0] * n, 0
+        if not self.config.hardcore:
+            fields["stops"] = [True] * n
+        waiting = [p for p in fields["ties"][round_] if pos[p] == 0]
+        order = tuple(waiting + sorted((p for p in range(n) if pos[p] > 0), key=pos.__getitem__))
+        fields["order"], fields["picks"], fields["phase"], fields["turn"] = order, 0, DRAFT, 0
+        fields["current_player"] = order[0]
+        events.append((ply, "round", -1, -1, round_, -1))
+
+    def _draft(self, state: GravwellState, player: int, stack: int) -> GravwellState:
+        fields = state.__dict__.copy()
+        ply, stacks = state.ply, state.stacks
+        up, down = stacks[stack]
+        hands, known = state.hands[:], state.known[:]
+        hands[player] |= BITS[up] | BITS[down]
+        known[player] |= self._known_mask[up][down]
+        fields["hands"], fields["known"] = hands, known
+        fields["stacks"] = stacks[:stack] + ((-1, -1),) + stacks[stack + 1 :]
+        fields["free"], fields["ply"] = state.free & CLEAR[stack], ply + 1
+        picks = fields["picks"] = state.picks + 1
+        if picks == self.num_stacks:
+            fields["phase"], fields["current_player"] = COMMIT, 0
+        else:
+            fields["current_player"] = state.order[picks % self.n]
+        fields["raw_events"] = ((ply, "draft", player, up, stack, -1),)
+        if ply >= self._last_ply:
+            fields["current_player"], fields["truncated"] = TERMINAL, True
+        return new_state(fields)
+
+    def _reveal(self, state: GravwellState, card: int) -> GravwellState:
+        """The last commit (``card``) of a turn: reveal every card and resolve them in card order."""
+        fields = state.__dict__.copy()
+        ply, n = state.ply, self.n
+        commits = state.commits[:]
+        commits[n - 1] = card
+        events = [(ply, "commit", n - 1, -1, -1, -1)]
+        hands, known, spent = state.hands[:], state.known[:], state.spent
+        for owner, played in enumerate(commits):
+            hands[owner] &= CLEAR[played]
+            known[owner] &= CLEAR[played]
+            spent |= BITS[played]
+            events.append((ply, "reveal", owner, played, -1, -1))
+        fields["hands"], fields["known"], fields["spent"], fields["ply"] = hands, known, spent, ply + 1
+        fields["revealed"], fields["commits"] = tuple(commits), [-1] * n
+        fields["pos"] = pos = state.pos[:]
+        return self._resolve(fields, pos, sorted(zip(commits, range(n))), 0, False, events, ply)
+
+    def _stop(self, state: GravwellState, use: bool) -> GravwellState:
+        fields = state.__dict__.copy()
+        ply, queue = state.ply, state.queue
+        fields["ply"] = ply + 1
+        fields["pos"] = pos = state.pos[:]
+        if not use:
+            return self._resolve(fields, pos, queue, 0, True, [], ply)
+        card, owner = queue[0]
+        stops = fields["stops"] = state.stops[:]
+        stops[owner] = False
+        return self._resolve(fields, pos, queue, 1, False, [(ply, "emergency_stop", owner, card, -1, -1)], ply)
+
+    def _resolve(
+        self,
+        fields: dict[str, Any],
+        pos: list[int],
+        queue: Sequence[tuple[int, int]],
+        index: int,
+        decided: bool,
+        events: list[RawEvent],
+        ply: int,
+    ) -> GravwellState:
+        """Resolve ``queue[index:]`` on ``pos`` until a card needs an Emergency Stop decision, someone escapes
+        or the turn ends (``decided``: the owner of ``queue[index]`` already declined the stop)."""
+        stops, n = fields["stops"], self.n
+        while index < len(queue):
+            card, owner = queue[index]
+            signed = SIGNED_VALUES[card]
+            direction = 0
+            if signed:
+                direction = heading(pos, owner)
+                if not direction:
+                    events.append((ply, "stuck", owner, card, -1, pos[owner]))
+                    index += 1
+                    continue
+            if stops[owner] and not decided:
+                fields["phase"], fields["current_player"], fields["queue"] = STOP, owner, tuple(queue[index:])
+                return self._successor(fields, events, ply)
+            decided = False
+            if signed:
+                tile = slide(pos, owner, direction * signed)
+                events.append((ply, "move", owner, card, owner, tile))
+                if tile == WARP_GATE:
+                    return self._escape(fields, events, ply, owner, card)
+            elif not self._inert:
+                for ship, _, tile in pull(pos, owner, VALUES[card], n):
+                    events.append((ply, "move", owner, card, ship, tile))
+                    if tile == WARP_GATE and ship < n:
+                        return self._escape(fields, events, ply, ship, card)
+            index += 1
+        fields["queue"] = ()
+        self._end_turn(fields, events, ply)
+        return self._successor(fields, events, ply)
+
+    def _escape(
+        self, fields: dict[str, Any], events: list[RawEvent], ply: int, winner: int, card: int
+    ) -> GravwellState:
+        """``winner``'s ship reached the Warp Gate: the game is over, later cards do not resolve."""
+        fields["winner"], fields["current_player"], fields["queue"] = winner, TERMINAL, ()
+        events.append((ply, "escape", winner, card, -1, WARP_GATE))
+        return self._successor(fields, events, ply)
+
+    def _end_turn(self, fields: dict[str, Any], events: list[RawEvent], ply: int) -> None:
+        turn = fields["turn"] + 1
+        if turn < TURNS:
+            fields["turn"], fields["phase"], fields["current_player"] = turn, COMMIT, 0
+            return
+        if fields["round"] + 1 == ROUNDS:
+            fields["turn"], fields["current_player"] = TURNS - 1, TERMINAL
+            return
+        fields["round"] += 1
+        self._start_round(fields, events, ply)
