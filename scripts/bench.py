@@ -99,14 +99,15 @@ def _timed(name: str, seconds: float, play_one_game: Callable[[], int]) -> Measu
 
 
 def forward_model(game: boardenvs.Game, seconds: float, seed: int) -> Measurement:
-    """``legal_action_mask`` + ``apply`` in a random playout loop."""
+    """``legal_action_mask`` + ``apply`` in a random playout loop (``mask.nonzero()`` lists the legal ids:
+    ``np.flatnonzero`` would add about 1 µs per transition to every game)."""
     uniforms = _Uniforms(seed)
     rng = np.random.default_rng(seed)
 
     def play() -> int:
         state, plies = game.initial_state(rng), 0
         while not game.is_terminal(state):
-            state = game.apply(state, int(uniforms.pick(np.flatnonzero(game.legal_action_mask(state)))))
+            state = game.apply(state, int(uniforms.pick(game.legal_action_mask(state).nonzero()[0])))
             plies += 1
         return plies
 
@@ -128,7 +129,7 @@ def aec_env(name: str, config: dict[str, Any], seconds: float, seed: int, wrappe
         plies = 0
         for _agent in env.agent_iter():
             obs, _, terminated, truncated, _ = env.last()
-            action = None if terminated or truncated else int(uniforms.pick(np.flatnonzero(obs["action_mask"])))
+            action = None if terminated or truncated else int(uniforms.pick(obs["action_mask"].nonzero()[0]))
             env.step(action)
             plies += action is not None
         return plies
