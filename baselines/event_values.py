@@ -77,19 +77,6 @@ PAPER_WEIGHTS: dict[tuple[str, int], tuple[float, ...]] = {
     ("id", 1): (-0.8, 0.2, -0.4, -1.0, 0.8, 0.2, -0.2, -0.2, 0.8, -0.2, -1.0, -0.8, -0.8, 0.2, 1.0, 0.8, 1.0, 0.4),
 }
 """The paper's NTBEA-tuned linear weights with ``perspective="own"``: ``lin^hc_w*`` and ``lin^id_w*``."""
-PAPER_EF_BMRH: dict[str, Any] = {
-    "shift_buffer": False,
-    "sequence_length": 2,
-    "evaluations": 200,
-    "flip_at_least_one": False,
-    "mutation_style": 1,
-    "opponent_model": "nothing",
-    "opponent_budget_share": 0.01,
-    "exponential_decay": 0.8,
-    "gaussian_mean": 0.75,
-    "gaussian_std": 2.0,
-}
-"""The BMRH part tuned together with ``lin^hc_w*`` (RULES.md §3.8: BMRH(F, 2, 200, F, 1, 0, 0.01, 0.8, 0.75, 2.0))."""
 
 
 def num_features(mapping: str, perspective: str = "own") -> int:
