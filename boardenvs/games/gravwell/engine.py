@@ -20,6 +20,8 @@ from boardenvs.games.gravwell.state import COMMIT, DRAFT, STOP, GravwellState
 ROUNDS = 6
 BITS: tuple[int, ...] = tuple(1 << card for card in range(NUM_CARDS))
 CLEAR: tuple[int, ...] = tuple(~(1 << card) for card in range(NUM_CARDS))
+TAKEN = (-1, -1)
+"""A draft stack already taken."""
 RawEvent = tuple[int, str, int, int, int, int]
 """``(ply, kind, player, card, detail, tile)``: the fields of a ``GravwellEvent``."""
 _new_object = object.__new__
@@ -69,13 +71,15 @@ class Engine:
 
     def _draft(self, state: GravwellState, player: int, stack: int) -> GravwellState:
         fields = state.__dict__.copy()
-        ply, stacks = state.ply, state.stacks
+        ply = state.ply
+        stacks = list(state.stacks)
         up, down = stacks[stack]
-        hands, known = state.hands[:], state.known[:]
+        stacks[stack] = TAKEN
+        fields["stacks"] = tuple(stacks)
+        fields["hands"] = hands = state.hands[:]
         hands[player] |= BITS[up] | BITS[down]
+        fields["known"] = known = state.known[:]
         known[player] |= self._known_mask[up][down]
-        fields["hands"], fields["known"] = hands, known
-        fields["stacks"] = stacks[:stack] + ((-1, -1),) + stacks[stack + 1 :]
         fields["free"], fields["ply"] = state.free & CLEAR[stack], ply + 1
         picks = fields["picks"] = state.picks + 1
         if picks == self.num_stacks:
@@ -85,25 +89,29 @@ class Engine:
         fields["raw_events"] = ((ply, "draft", player, up, stack, -1),)
         if ply >= self._last_ply:
             fields["current_player"], fields["truncated"] = TERMINAL, True
-        return new_state(fields)
+        new = _new_object(GravwellState)
+        new.__dict__ = fields
+        return new
 
     def _reveal(self, state: GravwellState, card: int) -> GravwellState:
         """The last commit (``card``) of a turn: reveal every card and resolve them in card order."""
         fields = state.__dict__.copy()
-        ply, n = state.ply, self.n
-        commits = state.commits[:]
-        commits[n - 1] = card
-        events = [(ply, "commit", n - 1, -1, -1, -1)]
+        ply, last = state.ply, self.n - 1
+        revealed = (*state.commits[:last], card)
         hands, known, spent = state.hands[:], state.known[:], state.spent
-        for owner, played in enumerate(commits):
+        events = [(ply, "commit", last, -1, -1, -1)]
+        queue = []
+        for owner, played in enumerate(revealed):
             hands[owner] &= CLEAR[played]
             known[owner] &= CLEAR[played]
             spent |= BITS[played]
             events.append((ply, "reveal", owner, played, -1, -1))
+            queue.append((played, owner))
+        queue.sort()
         fields["hands"], fields["known"], fields["spent"], fields["ply"] = hands, known, spent, ply + 1
-        fields["revealed"], fields["commits"] = tuple(commits), [-1] * n
+        fields["revealed"], fields["commits"] = revealed, [-1] * (last + 1)
         fields["pos"] = pos = state.pos[:]
-        return self._resolve(fields, pos, sorted(zip(commits, range(n))), 0, False, events, ply)
+        return self._resolve(fields, pos, queue, 0, False, events, ply)
 
     def _stop(self, state: GravwellState, use: bool) -> GravwellState:
         fields = state.__dict__.copy()
@@ -129,35 +137,48 @@ class Engine:
     ) -> GravwellState:
         """Resolve ``queue[index:]`` on ``pos`` until a card needs an Emergency Stop decision, someone escapes
         or the turn ends (``decided``: the owner of ``queue[index]`` already declined the stop)."""
-        stops, n = fields["stops"], self.n
-        while index < len(queue):
+        stops, end = fields["stops"], len(queue)
+        while index < end:
             card, owner = queue[index]
             signed = SIGNED_VALUES[card]
-            direction = 0
             if signed:
                 direction = heading(pos, owner)
                 if not direction:
                     events.append((ply, "stuck", owner, card, -1, pos[owner]))
                     index += 1
                     continue
-            if stops[owner] and not decided:
-                fields["phase"], fields["current_player"], fields["queue"] = STOP, owner, tuple(queue[index:])
-                return self._successor(fields, events, ply)
-            decided = False
-            if signed:
+                if stops[owner] and not decided:
+                    return self._pause(fields, events, ply, owner, queue[index:])
+                decided = False
                 tile = slide(pos, owner, direction * signed)
                 events.append((ply, "move", owner, card, owner, tile))
                 if tile == WARP_GATE:
                     return self._escape(fields, events, ply, owner, card)
-            elif not self._inert:
-                for ship, _, tile in pull(pos, owner, VALUES[card], n):
-                    events.append((ply, "move", owner, card, ship, tile))
-                    if tile == WARP_GATE and ship < n:
-                        return self._escape(fields, events, ply, ship, card)
+            else:
+                if stops[owner] and not decided:
+                    return self._pause(fields, events, ply, owner, queue[index:])
+                decided = False
+                if not self._inert:
+                    for ship, _, tile in pull(pos, owner, VALUES[card], self.n):
+                        events.append((ply, "move", owner, card, ship, tile))
+                        if tile == WARP_GATE and ship < self.n:
+                            return self._escape(fields, events, ply, ship, card)
             index += 1
         fields["queue"] = ()
         self._end_turn(fields, events, ply)
         return self._successor(fields, events, ply)
+
+    def _pause(
+        self, fields: dict[str, Any], events: list[RawEvent], ply: int, owner: int, queue: Sequence[tuple[int, int]]
+    ) -> GravwellState:
+        """``owner`` decides on the Emergency Stop before the head of ``queue`` (the cards left) resolves."""
+        fields["phase"], fields["current_player"], fields["queue"] = STOP, owner, tuple(queue)
+        fields["raw_events"] = tuple(events)
+        if ply >= self._last_ply:
+            fields["current_player"], fields["truncated"] = TERMINAL, True
+        state = _new_object(GravwellState)
+        state.__dict__ = fields
+        return state
 
     def _escape(
         self, fields: dict[str, Any], events: list[RawEvent], ply: int, winner: int, card: int

@@ -6,6 +6,7 @@ raises the documented errors) and hands over to the transitions of ``engine``; m
 
 from __future__ import annotations
 
+import functools
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -20,10 +21,27 @@ from boardenvs.games.gravwell.state import COMMIT, DRAFT, PHASE_NAMES, GravwellS
 HULKS_2P, HULKS_MORE = (36,), (36, 26)
 ALL_CARDS = (1 << NUM_CARDS) - 1
 _new_object = object.__new__
+_frombuffer = np.frombuffer
 MASK_CACHE = 100_000
-"""Most legal-action masks remembered per game object (keyed by the bits of the legal action ids)."""
+"""Most commit-phase masks remembered per game object (keyed by the hand)."""
 _BYTES_13: tuple[bytes, ...] = tuple(bytes(bits >> k & 1 for k in range(13)) for bits in range(1 << 13))
 """Per 13-bit chunk, its bits as 0/1 bytes (low bit first): a mask is 4 chunks (at most 52 action ids)."""
+
+
+@functools.cache
+def _mask_tables(n: int) -> tuple[tuple[np.ndarray, ...], tuple[bytes, ...], tuple[bytes, ...]]:
+    """Shared by every ``n``-player game: the draft-phase masks by bitmask of the free stacks, and the commit-phase
+    masks as bytes in two halves: the ``3n`` draft ids then cards 0..12, and cards 13..25 then the 2 stop ids."""
+    draft = tuple(_bits_to_mask(free, 3 * n + NUM_CARDS + 2) for free in range(1 << 3 * n))
+    for mask in draft:
+        mask.flags.writeable = False  # shared: callers get copies
+    return draft, tuple(bytes(3 * n) + chunk for chunk in _BYTES_13), tuple(chunk + bytes(2) for chunk in _BYTES_13)
+
+
+def _bits_to_mask(bits: int, size: int) -> np.ndarray:
+    """The ``bool[size]`` mask whose true entries are the set bits of ``bits`` (action ids)."""
+    chunks = _BYTES_13[bits & 8191] + _BYTES_13[bits >> 13 & 8191] + _BYTES_13[bits >> 26 & 8191]
+    return np.frombuffer(bytearray(chunks + _BYTES_13[bits >> 39])[:size], dtype=np.bool_)
 
 
 class Action(NamedTuple):
@@ -103,7 +121,9 @@ class Gravwell(Engine, Game[GravwellState]):
             for up in range(NUM_CARDS)
         )
         self._masks: dict[int, np.ndarray] = {}
-        self._stop_mask = self._mask_of(3 << self.stop_action)
+        """Commit-phase masks by hand (at most ``MASK_CACHE``)."""
+        self._draft_masks, self._low_half, self._high_half = _mask_tables(n)
+        self._stop_mask = _bits_to_mask(3 << self.stop_action, self.num_actions)
         # Each row shuffled by ``Generator.permuted`` draws the same numbers as one ``rng.permutation`` call.
         self._deck_rows = np.tile(np.arange(NUM_CARDS), (ROUNDS, 1))
         self._tie_rows = np.tile(np.arange(n), (ROUNDS, 1))
@@ -136,22 +156,17 @@ class Gravwell(Engine, Game[GravwellState]):
             return np.zeros(self.num_actions, dtype=bool)
         phase = state.phase
         if phase == COMMIT:
-            bits = state.hands[player] << self.play_base
-        elif phase == DRAFT:
-            bits = state.free
-        else:
-            return self._stop_mask.copy()
-        mask = self._masks.get(bits)
-        if mask is None:
-            mask = self._mask_of(bits)
-            if len(self._masks) < MASK_CACHE:
-                self._masks[bits] = mask
-        return mask.copy()
-
-    def _mask_of(self, bits: int) -> np.ndarray:
-        """The mask whose true entries are the set bits of ``bits`` (action ids)."""
-        chunks = _BYTES_13[bits & 8191] + _BYTES_13[bits >> 13 & 8191] + _BYTES_13[bits >> 26 & 8191]
-        return np.frombuffer(bytearray(chunks + _BYTES_13[bits >> 39])[: self.num_actions], dtype=np.bool_)
+            hand = state.hands[player]
+            mask = self._masks.get(hand)
+            if mask is None:  # a fresh array from two 13-card halves of the hand
+                mask = _frombuffer(bytearray(self._low_half[hand & 8191] + self._high_half[hand >> 13]), np.bool_)
+                if len(self._masks) < MASK_CACHE:
+                    self._masks[hand] = mask.copy()
+                return mask
+            return mask.copy()
+        if phase == DRAFT:
+            return self._draft_masks[state.free].copy()
+        return self._stop_mask.copy()
 
     def apply(self, state: GravwellState, action: int) -> GravwellState:
         player = state.current_player
