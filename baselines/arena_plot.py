@@ -20,7 +20,8 @@ def plot_tournament(result: TournamentResult, path: str | Path) -> None:
     from matplotlib.figure import Figure
 
     count = len(result.names)
-    figure = Figure(figsize=(4.0 + 2.2 * count, 3.5 + 0.35 * count), layout="constrained")
+    lines = max(len(_label(name).splitlines()) for name in result.names)
+    figure = Figure(figsize=(4.0 + 2.4 * count, 3.5 + 0.35 * count + 0.3 * lines), layout="constrained")
     bars, heatmap = figure.subplots(1, 2)
     _draw_win_rates(bars, result)
     _draw_pairwise(figure, heatmap, result)
@@ -29,12 +30,17 @@ def plot_tournament(result: TournamentResult, path: str | Path) -> None:
     figure.savefig(path, dpi=100)
 
 
+def _label(name: str) -> str:
+    """An agent spec on several lines, one setting per line (``mcts:seconds=1`` -> ``mcts\nseconds=1``)."""
+    return name.replace(":", "\n")
+
+
 def _draw_win_rates(axes: Any, result: TournamentResult) -> None:
     """Bars of each agent's win rate (best Elo first) with asymmetric 95% Wilson error bars."""
     ranking = result.ranking()
     rates = np.array([stats.win_rate for stats in ranking])
     errors = np.array([[rate - s.ci_low, s.ci_high - rate] for rate, s in zip(rates, ranking)]).T
-    labels = [f"{stats.name}\nElo {stats.elo:.0f}" for stats in ranking]
+    labels = [f"{_label(stats.name)}\nElo {stats.elo:.0f}" for stats in ranking]
     axes.bar(labels, rates, yerr=errors, capsize=6, color="tab:blue", alpha=0.8)
     axes.set_ylim(0, 1)
     axes.set_ylabel("win rate (draw = 1/2), 95% CI")
@@ -51,8 +57,9 @@ def _draw_pairwise(figure: Any, axes: Any, result: TournamentResult) -> None:
     table = np.column_stack([rates, average])
     image = axes.imshow(np.ma.masked_invalid(table), vmin=0.3, vmax=0.7, cmap="RdYlGn")
     rows = range(len(result.names))
-    axes.set_xticks(range(len(result.names) + 1), [*result.names, "avg"], rotation=30, ha="right")
-    axes.set_yticks(rows, result.names)
+    labels = [_label(name) for name in result.names]
+    axes.set_xticks(range(len(result.names) + 1), [*labels, "avg"], fontsize=8)
+    axes.set_yticks(rows, labels, fontsize=8)
     axes.axvline(len(result.names) - 0.5, color="black", linewidth=1.5)
     for (row, column), rate in np.ndenumerate(table):
         if not np.isnan(rate):
