@@ -19,6 +19,9 @@ SIGNED_VALUES: tuple[int, ...] = tuple(
 )
 """Per card: tiles moved towards the nearest ship (negative: away from it; 0 for tractors)."""
 
+_SHIP_BITS, _SHIP_MASK = 3, 7
+"""``pull`` packs a ship index (at most 4 players + 2 hulks) in the low bits of its sort key."""
+
 Move = tuple[int, int, int]
 """``(ship, from_tile, to_tile)`` of one ship moved by a card."""
 
@@ -102,9 +105,15 @@ def pull(pos: list[int], owner: int, value: int, num_players: int) -> list[Move]
     """A tractor of ``value`` played by ``owner``: pull every other ship off the Singularity ``value`` tiles
     towards the owner, nearest first (ties: the ship behind first), stopping when a player's ship escapes."""
     here = pos[owner]
-    order = sorted((abs(tile - here), tile > here, ship) for ship, tile in enumerate(pos) if tile and ship != owner)
+    order = []  # per ship to pull: (distance, is ahead, ship) packed in one int, so a plain sort orders them
+    for ship, tile in enumerate(pos):
+        if tile and ship != owner:
+            rank = (tile - here) * 2 + 1 if tile > here else (here - tile) * 2  # by distance, behind first
+            order.append(rank << _SHIP_BITS | ship)
+    order.sort()
     moves = []
-    for _, _, ship in order:
+    for key in order:
+        ship = key & _SHIP_MASK
         start = pos[ship]
         tile = slide(pos, ship, value if here > start else -value)
         moves.append((ship, start, tile))
