@@ -170,6 +170,21 @@ class Game(ABC, Generic[S]):
         del state, player
         return list(events)
 
+    def text_for(self, state: S, player: int) -> str:
+        """The state as seat ``player`` may see it: what ``scripts/play.py`` shows a human in that seat.
+
+        The default is :meth:`to_text`, right for perfect information; a game with hidden information
+        overrides it to leave out what :meth:`determinize` would resample for ``player``.
+        """
+        del player
+        return self.to_text(state)
+
+    def action_text_for(self, state: S, action: int, player: int) -> str:
+        """How seat ``player`` sees ``action`` played in ``state`` by the player to move: :meth:`action_to_str`,
+        unless the move itself is secret from ``player`` (a game with hidden information overrides this)."""
+        del player
+        return self.action_to_str(state, action)
+
     def parse_action(self, state: S, text: str) -> int:
         """The legal action whose notation is ``text``; ``ValueError`` naming the move otherwise."""
         wanted = text.strip()

@@ -33,9 +33,9 @@ def check_game(game: Game, num_games: int = 20, seed: int = 0) -> CheckReport:
 
     Checks: mask shape/dtype and non-emptiness, ``apply`` never mutates (every earlier state's
     ``key()`` is unchanged), determinism (same seed and actions give the same keys), observation
-    shape/dtype/bounds and field layout, no hidden-information leak through ``determinize``,
-    termination within ``spec.max_game_length``, returns shape/range/zero-sum, pickling, and the
-    notation round trip of ``action_to_str``/``parse_action``.
+    shape/dtype/bounds and field layout, no hidden-information leak through ``determinize``
+    (observations and ``text_for``), termination within ``spec.max_game_length``, returns
+    shape/range/zero-sum, pickling, and the notation round trip of ``action_to_str``/``parse_action``.
     """
     _check_spec(game)
     report = CheckReport()
@@ -142,6 +142,8 @@ def _check_observation(game: Game, state, player: int, rng: np.random.Generator,
     _expect(state.key() == key, game, "determinize mutated the true state", place)
     unchanged = np.array_equal(game.observe(view, player), obs)
     _expect(unchanged, game, "observation changes under determinize (leak)", place)
+    same_text = game.text_for(view, player) == game.text_for(state, player)
+    _expect(same_text, game, "text_for changes under determinize (a human would see hidden information)", place)
     same_player = view.current_player == state.current_player
     _expect(same_player, game, "determinize changed the player to move", place)
     if player == state.current_player:

@@ -112,12 +112,13 @@ class PlaySession:
         player = self.state.current_player
         agent = self.opponents[player]
         action = agent.act(self.game, self.game.determinize(self.state, player, self.view_rng), player)
-        self.output(f"{agent.name} (seat {player}) plays {self.game.action_to_str(self.state, action)}")
+        shown = self.game.action_text_for(self.state, action, self.human_seat)
+        self.output(f"{agent.name} (seat {player}) plays {shown}")
         self._push(action)
 
     def _human_turn(self) -> None:
-        """Show the board and read commands until one of them changes the position."""
-        self.output(self.game.to_text(self.state))
+        """Show the board as the human's seat sees it and read commands until one of them changes the position."""
+        self.output(self.game.text_for(self.state, self.human_seat))
         while True:
             try:
                 line = self.input_fn(f"your move (seat {self.human_seat})> ").strip()

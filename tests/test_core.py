@@ -42,6 +42,18 @@ class LeakyTicTacToe(TicTacToe):
         return view
 
 
+class TextLeakyTicTacToe(TicTacToe):
+    """Bug: the observation hides a secret that the text a seat is shown prints (determinize redraws it)."""
+
+    def determinize(self, state, player, rng):
+        view = state.copy()
+        view.secret = int(rng.integers(1000))
+        return view
+
+    def text_for(self, state, player):
+        return f"{self.to_text(state)}\nsecret {getattr(state, 'secret', 0)}"
+
+
 class EmptyMaskTicTacToe(TicTacToe):
     """Bug: no legal action in a non-terminal position."""
 
@@ -78,6 +90,7 @@ def test_check_game_accepts_a_correct_game():
         (MutatingTicTacToe, "mutated"),
         (AliasingTicTacToe, "changed|mutated"),
         (LeakyTicTacToe, "leak"),
+        (TextLeakyTicTacToe, "text_for changes under determinize"),
         (EmptyMaskTicTacToe, "non-empty"),
         (BadReturnsTicTacToe, r"\[-1, 1\]"),
         (OutOfBoundsObservation, "out of bounds"),

@@ -92,3 +92,18 @@ def test_bad_settings_are_rejected() -> None:
         run([], human_seat=2)
     with pytest.raises(ValueError, match="unknown agent"):
         run([], opponent="nobody")
+
+
+def test_a_human_never_sees_the_bots_secret_cards() -> None:
+    # Gravwell, human in the last seat: the bots draft, then commit their cards before the human's turn
+    lines = ["moves"] + ["draft 0", "draft 1", "draft 2", "draft 3", "draft 4", "draft 5"] * 2 + ["quit"]
+    _, console = run(lines, game="gravwell", config=["num_players=3"], human_seat=2, opponent="random_es")
+    bot_moves = [line for line in console.printed if "(seat 0) plays" in line or "(seat 1) plays" in line]
+    assert bot_moves and all("play " not in line or "play (secret)" in line for line in bot_moves)
+    boards = [text for text in console.printed if text.startswith("round ")]
+    assert boards and all("P0 stop" in board for board in boards)
+    for board in boards:
+        for line in board.splitlines():
+            if line.startswith(("P0 ", "P1 ")):  # the bots' hands: known cards (*) and ? only
+                hand = line.split("hand:")[1].split()
+                assert all(card == "?" or card.endswith("*") for card in hand)

@@ -198,6 +198,18 @@ class BattleSheep(Game[BattleSheepState]):
     def to_text(self, state: BattleSheepState) -> str:
         return to_text(state, self.config.board_size, self.config.num_players)
 
+    def text_for(self, state: BattleSheepState, player: int) -> str:
+        """With ``hidden_counts``, other players' stack sizes are ``?``."""
+        viewer = player if self.config.hidden_counts else None
+        return to_text(state, self.config.board_size, self.config.num_players, viewer)
+
+    def action_text_for(self, state: BattleSheepState, action: int, player: int) -> str:
+        """With ``hidden_counts``, another player's split size is ``?`` (``c3 NE ?``)."""
+        text = self.action_to_str(state, action)
+        if self.config.hidden_counts and state.current_player != player and not text.startswith("place"):
+            return text.rsplit(" ", 1)[0] + " ?"
+        return text
+
     def render_rgb(self, state: BattleSheepState) -> np.ndarray:
         return render_rgb(state, self.config.board_size, self.config.sheep_per_player)
 

@@ -288,6 +288,31 @@ class Gravwell(Engine, Game[GravwellState]):
             return f"play {SYMBOLS[index]}"
         return "stop" if index else "go"
 
+    def text_for(self, state: GravwellState, player: int) -> str:
+        """:meth:`to_text` without what ``player`` cannot know: others' face-down cards (``?``) and pending
+        commits (``hidden``), and face-down draft cards unless ``no_secrets``."""
+        lines = self.to_text(state).split("\n")
+        n = self.n
+        for p in range(n):
+            if p == player:
+                continue
+            known = bits_to_cards(state.hands[p] & state.known[p])
+            unknown = (state.hands[p] & ~state.known[p]).bit_count()
+            hand = " ".join([SYMBOLS[c] + "*" for c in known] + ["?"] * unknown)
+            commit = "hidden" if state.commits[p] >= 0 else "-"
+            lines[2 + p] = f"P{p} stop={'yes' if state.stops[p] else 'no'} commit={commit} hand: {hand}"
+        if not self.config.no_secrets:
+            stacks = " ".join(f"{i}:{SYMBOLS[u]}/?" for i, (u, _) in enumerate(state.stacks) if u >= 0)
+            lines[2 + n] = f"order {list(state.order)} stacks {stacks}"
+        return "\n".join(lines)
+
+    def action_text_for(self, state: GravwellState, action: int, player: int) -> str:
+        """Another player's card play is secret until the reveal: ``play (secret)``."""
+        text = self.action_to_str(state, action)
+        if state.current_player != player and text.startswith("play "):
+            return "play (secret)"
+        return text
+
     def to_text(self, state: GravwellState) -> str:
         n = self.n
         mover = "over" if state.current_player == TERMINAL else f"player {state.current_player}"

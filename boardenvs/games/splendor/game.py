@@ -297,6 +297,15 @@ class Splendor(Game[SplendorState]):
             lines.append(self._player_to_str(state, player))
         return "\n".join(lines)
 
+    def text_for(self, state: SplendorState, player: int) -> str:
+        """:meth:`to_text` with other players' face-down reserved cards shown only by level (``?L2``)."""
+        lines = self.to_text(state).split("\n")
+        first = len(lines) - self.config.num_players
+        for other in range(self.config.num_players):
+            if other != player:
+                lines[first + other] = self._player_to_str(state, other, hide_face_down=True)
+        return "\n".join(lines)
+
     def _paying_to_str(self, state: SplendorState) -> str:
         if state.phase != PAY_PHASE:
             return ""
@@ -312,12 +321,12 @@ class Splendor(Game[SplendorState]):
         req = self.tables.cards.noble_req[noble]
         return " ".join(f"{LETTERS[c]}{int(v)}" for c, v in enumerate(req) if v)
 
-    def _player_to_str(self, state: SplendorState, player: int) -> str:
+    def _player_to_str(self, state: SplendorState, player: int, hide_face_down: bool = False) -> str:
         row = state.players[player]
         tokens = " ".join(f"{LETTERS[c]}{int(v)}" for c, v in enumerate(row[:6]))
         bonuses = " ".join(f"{LETTERS[c]}{int(v)}" for c, v in enumerate(row[6:11]))
         reserved = [
-            ("?" if hidden else "") + self.card_to_str(int(card))
+            self._reserved_to_str(int(card), bool(hidden), hide_face_down)
             for card, hidden in zip(state.reserved[player], state.hidden[player])
             if card >= 0
         ]
@@ -325,6 +334,12 @@ class Splendor(Game[SplendorState]):
             f"P{player}: {int(row[POINTS])}p cards {int(row[12])} nobles {int(row[13])} tokens {tokens} "
             f"bonuses {bonuses} reserved [{', '.join(reserved)}]"
         )
+
+    def _reserved_to_str(self, card: int, face_down: bool, hide_face_down: bool) -> str:
+        """A reserved card; a face-down one is marked ``?`` and, for other players, shown only by level."""
+        if face_down and hide_face_down:
+            return f"?L{int(self.tables.cards.level[card])}"
+        return ("?" if face_down else "") + self.card_to_str(card)
 
 
 def _known_legal(state: SplendorState, action: Any) -> bool:
