@@ -60,11 +60,7 @@ def draw_card(image: np.ndarray, top: int, left: int, cards: CardTable, card: in
     _rect(image, top + 2, left + 2, BAND, CARD_W - 4, RESOURCE_COLOURS[int(cards.bonus[card])])
     for k in range(int(cards.points[card])):
         _rect(image, top + 4, left + CARD_W - 10 - k * 6, 6, 6, RESOURCE_COLOURS[0], OUTLINE)
-    column = 0
-    for colour, amount in enumerate(cards.cost[card].tolist()):
-        if amount:
-            _column(image, top + CARD_H - 3, left + 3 + column * 8, amount, RESOURCE_COLOURS[colour], limit=7)
-            column += 1
+    _draw_amounts(image, top + CARD_H - 3, left + 3, cards.cost[card].tolist(), limit=7)
 
 
 def _draw_noble(image: np.ndarray, top: int, left: int, cards: CardTable, noble: int) -> None:
@@ -72,10 +68,15 @@ def _draw_noble(image: np.ndarray, top: int, left: int, cards: CardTable, noble:
         _rect(image, top, left, CARD_W, CARD_W, EMPTY_SLOT, OUTLINE)
         return
     _rect(image, top, left, CARD_W, CARD_W, NOBLE_FACE, OUTLINE)
+    _draw_amounts(image, top + CARD_W - 3, left + 3, cards.noble_req[noble].tolist(), limit=6)
+
+
+def _draw_amounts(image: np.ndarray, bottom: int, left: int, amounts: list[int], limit: int) -> None:
+    """A column of blocks per colour with a non-zero amount (a cost or a noble's requirement), side by side."""
     column = 0
-    for colour, amount in enumerate(cards.noble_req[noble].tolist()):
+    for colour, amount in enumerate(amounts):
         if amount:
-            _column(image, top + CARD_W - 3, left + 3 + column * 8, amount, RESOURCE_COLOURS[colour], limit=6)
+            _column(image, bottom, left + column * 8, amount, RESOURCE_COLOURS[colour], limit=limit)
             column += 1
 
 
