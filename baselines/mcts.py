@@ -42,6 +42,7 @@ import numpy as np
 
 from baselines.agent import BaseAgent, SeedLike
 from baselines.evaluators import EVALUATORS, Evaluator, make_evaluator
+from baselines.params import bool_param, choice_param, float_param, int_param
 from boardenvs.core import Game
 
 SELECTIONS = ("uct", "puct")
@@ -50,75 +51,6 @@ REUSE_PLIES = 4
 _SEED_BOUND = 2**63
 VIRTUAL_LOSS = 1.0
 """Value subtracted per pending descent in batched search (``batch_size > 1``)."""
-
-
-# -- parameters -----------------------------------------------------------------------------------
-def _is_none(value: Any) -> bool:
-    return value is None or (isinstance(value, str) and value.strip().lower() == "none")
-
-
-def _number(name: str, value: Any, kind: type, allowed: str) -> float:
-    """``value`` as an int or float (numeric strings and integral floats for ints accepted)."""
-    if isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{name} must be {allowed}, got {value!r}")
-    if isinstance(value, str):
-        try:
-            value = float(value.strip())
-        except ValueError:
-            raise ValueError(f"{name} must be {allowed}, got {value!r}") from None
-    if not isinstance(value, (int, float, np.integer, np.floating)) or not math.isfinite(value):
-        raise ValueError(f"{name} must be {allowed}, got {value!r}")
-    if kind is int:
-        if float(value) != int(value):
-            raise ValueError(f"{name} must be {allowed}, got {value!r}")
-        return int(value)
-    return float(value)
-
-
-def int_param(name: str, value: Any, low: int, optional: bool = False) -> int | None:
-    """An int ``>= low`` (``None`` too when ``optional``); ``ValueError`` naming ``name`` otherwise."""
-    allowed = f"an int >= {low}" + (" or None" if optional else "")
-    if _is_none(value):
-        if optional:
-            return None
-        raise ValueError(f"{name} must be {allowed}, got {value!r}")
-    number = int(_number(name, value, int, allowed))
-    if number < low:
-        raise ValueError(f"{name} must be {allowed}, got {value!r}")
-    return number
-
-
-def float_param(name: str, value: Any, low: float, high: float = math.inf, *, positive: bool = False,
-                optional: bool = False) -> float | None:  # fmt: skip
-    """A float in ``[low, high]`` (``(low, high]`` when ``positive``); ``ValueError`` naming ``name`` otherwise."""
-    bracket = "(" if positive else "["
-    allowed = f"a number in {bracket}{low}, {high}]" + (" or None" if optional else "")
-    if _is_none(value):
-        if optional:
-            return None
-        raise ValueError(f"{name} must be {allowed}, got {value!r}")
-    number = _number(name, value, float, allowed)
-    if number < low or number > high or (positive and number == low):
-        raise ValueError(f"{name} must be {allowed}, got {value!r}")
-    return number
-
-
-def bool_param(name: str, value: Any) -> bool:
-    """A bool from a bool, 0/1 or "true"/"false"/"yes"/"no"/"1"/"0"; ``ValueError`` naming ``name`` otherwise."""
-    if isinstance(value, (bool, np.bool_)):
-        return bool(value)
-    if isinstance(value, (int, np.integer)) and value in (0, 1):
-        return bool(value)
-    if isinstance(value, str) and value.strip().lower() in ("true", "false", "yes", "no", "1", "0"):
-        return value.strip().lower() in ("true", "yes", "1")
-    raise ValueError(f"{name} must be a bool (true/false), got {value!r}")
-
-
-def choice_param(name: str, value: Any, choices: tuple[str, ...]) -> str:
-    """One of ``choices`` (case-insensitive string); ``ValueError`` naming ``name`` otherwise."""
-    if isinstance(value, str) and value.strip().lower() in choices:
-        return value.strip().lower()
-    raise ValueError(f"{name} must be one of {list(choices)}, got {value!r}")
 
 
 # -- the tree -------------------------------------------------------------------------------------

@@ -59,7 +59,6 @@ Example:
 
 from __future__ import annotations
 
-import math
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -69,6 +68,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from baselines.agent import BaseAgent, SeedLike
+from baselines.params import bool_param, choice_param, float_param, int_param
 from boardenvs.core import Game
 
 OPPONENT_MODELS = ("nothing", "random", "osla")
@@ -166,61 +166,7 @@ against OSLA) and BMRH** (R2) with the paper's own-points value, and the paper's
 
 
 # -- parsing and validation -------------------------------------------------------------------------
-_TRUE = {"true", "t", "yes", "y", "1", "on"}
-_FALSE = {"false", "f", "no", "n", "0", "off"}
 _EF_WEIGHT = re.compile(r"^ef_w(\d+)$")
-
-
-def parse_bool(name: str, value: Any) -> bool:
-    """``value`` as a bool: a bool, 0/1, or one of true/false/t/f/yes/no/on/off (any case)."""
-    if isinstance(value, (bool, np.bool_)):
-        return bool(value)
-    if isinstance(value, (int, np.integer)) and int(value) in (0, 1):
-        return bool(value)
-    if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
-        return value.strip().lower() in _TRUE
-    raise ValueError(f"{name} must be a bool (true/false, 1/0), got {value!r}")
-
-
-def parse_int(name: str, value: Any, low: int, high: int) -> int:
-    """``value`` as an int in ``low..high`` (an integral float or a numeric string is accepted)."""
-    number = _number(name, value, f"an int in {low}..{high}")
-    if not float(number).is_integer() or not low <= number <= high:
-        raise ValueError(f"{name} must be an int in {low}..{high}, got {value!r}")
-    return int(number)
-
-
-def parse_float(name: str, value: Any, low: float, high: float, open_low: bool = False) -> float:
-    """``value`` as a finite float in ``[low, high]`` (``(low, high]`` with ``open_low``)."""
-    bracket = "(" if open_low else "["
-    allowed = f"a number in {bracket}{low}, {high}]"
-    number = float(_number(name, value, allowed))
-    if not math.isfinite(number) or number > high or number < low or (open_low and number == low):
-        raise ValueError(f"{name} must be {allowed}, got {value!r}")
-    return number
-
-
-def _number(name: str, value: Any, allowed: str) -> float:
-    if isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{name} must be {allowed}, got {value!r}")
-    if isinstance(value, (int, float, np.integer, np.floating)):
-        return value  # type: ignore[return-value]
-    if isinstance(value, str):
-        try:
-            return float(value.strip())
-        except ValueError:
-            pass
-    raise ValueError(f"{name} must be {allowed}, got {value!r}")
-
-
-def parse_choice(name: str, value: Any, allowed: Sequence[Any]) -> Any:
-    """``value`` if it is one of ``allowed`` (strings compared case-insensitively, ints also as strings)."""
-    for option in allowed:
-        if isinstance(value, str) and str(option).lower() == value.strip().lower():
-            return option
-        if not isinstance(value, (bool, np.bool_, str)) and isinstance(value, (int, np.integer)) and value == option:
-            return option
-    raise ValueError(f"{name} must be one of {list(allowed)}, got {value!r}")
 
 
 def parse_opponent_model(value: Any) -> str:
@@ -237,30 +183,30 @@ def parse_opponent_model(value: Any) -> str:
 
 
 _PARSERS: dict[str, Callable[[Any], Any]] = {
-    "shift_buffer": lambda v: parse_bool("shift_buffer", v),
-    "sequence_length": lambda v: parse_int("sequence_length", v, 1, 1000),
-    "evaluations": lambda v: parse_int("evaluations", v, 0, 10**7),
-    "flip_at_least_one": lambda v: parse_bool("flip_at_least_one", v),
-    "mutation_style": lambda v: parse_int("mutation_style", v, 0, 3),
+    "shift_buffer": lambda v: bool_param("shift_buffer", v),
+    "sequence_length": lambda v: int_param("sequence_length", v, 1, 1000),
+    "evaluations": lambda v: int_param("evaluations", v, 0, 10**7),
+    "flip_at_least_one": lambda v: bool_param("flip_at_least_one", v),
+    "mutation_style": lambda v: int_param("mutation_style", v, 0, 3),
     "opponent_model": parse_opponent_model,
-    "opponent_budget_share": lambda v: parse_float("opponent_budget_share", v, 0.0, 1.0),
-    "exponential_decay": lambda v: parse_float("exponential_decay", v, 0.0, 1.0, open_low=True),
-    "gaussian_mean": lambda v: parse_float("gaussian_mean", v, 0.0, 1.0),
-    "gaussian_std": lambda v: parse_float("gaussian_std", v, 0.0, 100.0, open_low=True),
-    "budget": lambda v: parse_float("budget", v, 0.0, 1e9, open_low=True),
-    "budget_unit": lambda v: parse_choice("budget_unit", v, BUDGET_UNITS),
-    "determinize": lambda v: parse_choice("determinize", v, DETERMINIZE),
-    "ef_mapping": lambda v: parse_choice("ef_mapping", v, ("hc", "id")),
-    "ef_degree": lambda v: parse_int("ef_degree", v, 1, 3),
-    "ef_perspective": lambda v: parse_choice("ef_perspective", v, ("own", "difference", "both")),
-    "ef_count": lambda v: parse_choice("ef_count", v, ("events", "amounts")),
+    "opponent_budget_share": lambda v: float_param("opponent_budget_share", v, 0.0, 1.0),
+    "exponential_decay": lambda v: float_param("exponential_decay", v, 0.0, 1.0, positive=True),
+    "gaussian_mean": lambda v: float_param("gaussian_mean", v, 0.0, 1.0),
+    "gaussian_std": lambda v: float_param("gaussian_std", v, 0.0, 100.0, positive=True),
+    "budget": lambda v: float_param("budget", v, 0.0, 1e9, positive=True),
+    "budget_unit": lambda v: choice_param("budget_unit", v, BUDGET_UNITS),
+    "determinize": lambda v: choice_param("determinize", v, DETERMINIZE),
+    "ef_mapping": lambda v: choice_param("ef_mapping", v, ("hc", "id")),
+    "ef_degree": lambda v: int_param("ef_degree", v, 1, 3),
+    "ef_perspective": lambda v: choice_param("ef_perspective", v, ("own", "difference", "both")),
+    "ef_count": lambda v: choice_param("ef_count", v, ("events", "amounts")),
 }
 
 
 def _parse_value(value: Any) -> Any:
     if callable(value):
         return value
-    return parse_choice("value", value, VALUES)
+    return choice_param("value", value, VALUES)
 
 
 def _parse_weights(value: Any) -> Any:
@@ -269,9 +215,9 @@ def _parse_weights(value: Any) -> Any:
         if text in ("paper", "default", "zeros"):
             return text
         parts = [part for part in re.split(r"[,\s]+", value.strip().strip("()[]")) if part]
-        return tuple(parse_float("ef_weights", part, -1e6, 1e6) for part in parts)
+        return tuple(float_param("ef_weights", part, -1e6, 1e6) for part in parts)
     if isinstance(value, (Sequence, np.ndarray)):
-        return tuple(parse_float("ef_weights", part, -1e6, 1e6) for part in value)
+        return tuple(float_param("ef_weights", part, -1e6, 1e6) for part in value)
     raise ValueError(f"ef_weights must be 'paper', 'zeros' or a list of numbers, got {value!r}")
 
 
@@ -279,13 +225,13 @@ def parse_params(**hyperparams: Any) -> tuple[RHEAParams, dict[int, float]]:
     """Validated :class:`RHEAParams` from keyword values (ints, floats, bools or strings), plus single
     ``ef_w<i>`` weights by index. ``preset`` picks the base configuration."""
     preset = hyperparams.pop("preset", "default")
-    base = dict(PRESETS[parse_choice("preset", preset, tuple(PRESETS))])
+    base = dict(PRESETS[choice_param("preset", preset, tuple(PRESETS))])
     single: dict[int, float] = {}
     names = {f.name for f in fields(RHEAParams)}
     for key, value in hyperparams.items():
         match = _EF_WEIGHT.match(key)
         if match:
-            single[int(match.group(1))] = parse_float(key, value, -1e6, 1e6)
+            single[int(match.group(1))] = float_param(key, value, -1e6, 1e6)
         elif key not in names:
             allowed = sorted(names | {"preset", "ef_w<i>"})
             raise ValueError(f"unknown RHEA parameter {key!r}; allowed: {allowed}")
