@@ -26,19 +26,19 @@ class Args:
 
     games: int = 20_000
     """Training games."""
-    representation: int = 144
+    representation: int = QSettings.representation
     """Card-play state representation: 144 (relative positions) or 864 (also the turn)."""
-    temperature: float = 1.0
+    temperature: float = QSettings.temperature
     """Boltzmann exploration temperature T (> 0)."""
-    learning_rate: float = 0.7
+    learning_rate: float = QSettings.learning_rate
     """Learning rate alpha in (0, 1]."""
-    discount: float = 0.2
+    discount: float = QSettings.discount
     """Discount factor lambda in [0, 1]."""
-    negative_factor: float = 10.0
+    negative_factor: float = QSettings.negative_factor
     """Negative reward reinforcement factor gamma in [1, 10] (multiplies backward movement)."""
-    reward_timing: str = "turn"
+    reward_timing: str = QSettings.reward_timing
     """'turn' (reward each turn) or 'round' (the round's movement on its last turn)."""
-    use_stop: bool = True
+    use_stop: bool = QSettings.use_stop
     """Learn and use the Emergency Stop (--no-use-stop: never use it)."""
     opponents: str = "random"
     """Opponent kind in all three other seats: random, random_no_es or tree."""
