@@ -33,6 +33,7 @@ as fast as ``legal_actions`` + ``apply``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -42,6 +43,7 @@ from baselines.heuristics.battle_sheep import evaluation_score
 from baselines.heuristics.quoridor import closest_opponent
 from boardenvs.core import TERMINAL, Game
 from boardenvs.games.quoridor import Quoridor
+from boardenvs.games.quoridor.notation import move_of_unified
 from boardenvs.games.quoridor.rules import legal_moves, successor
 from boardenvs.games.splendor.state import BONUSES as SPLENDOR_BONUSES
 from boardenvs.games.splendor.state import POINTS as SPLENDOR_POINTS
@@ -199,17 +201,24 @@ def _prior_blocking_walls(game: Game, state: Any, walls: list[int], priors: np.n
     opponent = closest_opponent(game, state, player)
     row, col = game.pawn_square(state, opponent)
     opponent_before, own_before = game.distance_to_goal(state, opponent), game.distance_to_goal(state, player)
+    rows, cols = _anchors(game, max(player, 0))
+    reach = QUORIDOR_WALL_REACH
     for action in walls:
-        move = game.decode(state, action)
-        if not (row - QUORIDOR_WALL_REACH <= move.row <= row + QUORIDOR_WALL_REACH - 1):
-            continue
-        if not (col - QUORIDOR_WALL_REACH <= move.col <= col + QUORIDOR_WALL_REACH - 1):
+        if not (row - reach <= rows[action] <= row + reach - 1 and col - reach <= cols[action] <= col + reach - 1):
             continue
         after = game.apply(state, action)
         gain = game.distance_to_goal(after, opponent) - opponent_before
         if gain > 0:
             own_gain = max(game.distance_to_goal(after, player) - own_before, 0)
             priors[action] = w["blocking"] + w["per_step"] * max(0, gain - own_gain)
+
+
+@functools.lru_cache(maxsize=64)
+def _anchors(game: Quoridor, player: int) -> tuple[list[int], list[int]]:
+    """Absolute row and column of every action's square or wall anchor in ``player``'s frame (what
+    ``game.decode`` gives), computed once per game and seat instead of once per wall per node."""
+    moves = [move_of_unified(game.tables, unified) for unified in game.tables.frame_to_unified[player]]
+    return [move.row for move in moves], [move.col for move in moves]
 
 
 HEURISTIC_PRIORS: dict[str, Callable[[Game, Any], np.ndarray]] = {"quoridor": quoridor_priors}
