@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from baselines.agent import Agent
+from baselines.progress import progress_bar
 from baselines.ratings import fit_elo, wilson_interval
 from baselines.tournament_log import TournamentLog
 from boardenvs.core import Game, check_int
@@ -429,19 +430,17 @@ def tournament(
     log = _open_log(log_path, game, names, field_names, seed, games_per_pairing, schedule)
     records = dict(log.records) if log else {}
     pending = [(index, item) for index, item in enumerate(schedule) if index not in records]
-    bar = _progress_bar(progress, len(schedule), len(records), f"{game.spec.name} tournament")
+    bar = progress_bar(progress, len(schedule), f"{game.spec.name} tournament", "game", done=len(records))
     try:
         for index, record in _play_all(game, everyone, seed, pending, workers):
             records[index] = record
             if log is not None:
                 log.append(index, record)
-            if bar is not None:
-                bar.update()
+            bar.update()
     finally:
         if log is not None:
             log.close()
-        if bar is not None:
-            bar.close()
+        bar.close()
     return summarize(game.spec.name, names + field_names, [records[index] for index in range(len(schedule))])
 
 
@@ -535,15 +534,6 @@ def _build_agents(agents: Mapping[str, AgentOrFactory], seed: int) -> dict[str, 
 def _is_agent(entry: AgentOrFactory) -> bool:
     """True for an agent instance; false for a factory (an agent class counts as a factory)."""
     return not isinstance(entry, type) and callable(getattr(entry, "act", None))
-
-
-def _progress_bar(enabled: bool, total: int, done: int, description: str) -> Any:
-    """A tqdm bar over ``total`` games starting at ``done`` when ``enabled`` (tqdm is imported only then)."""
-    if not enabled:
-        return None
-    from tqdm import tqdm
-
-    return tqdm(total=total, initial=done, desc=description, unit="game")
 
 
 # -- one agent against one opponent ---------------------------------------------------------------

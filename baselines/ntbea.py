@@ -44,6 +44,7 @@ import numpy as np
 
 from baselines.agent import SeedLike
 from baselines.factory import make_agent
+from baselines.progress import progress_bar
 
 Fitness = Callable[[dict[str, Any], int, int], float]
 """``fitness(params, seed, index) -> float``; must be picklable to run with ``workers > 1``."""
@@ -294,7 +295,7 @@ class NTBEA:
         current = self.point_of(initial) if initial is not None else self.random_point()
         history: list[Evaluation] = []
         estimates: list[tuple[int, float]] = []
-        bar = _progress_bar(evaluations, progress)
+        bar = progress_bar(progress, evaluations, "NTBEA", "eval")
         with _executor(workers) as pool:
             batch_points = [current]
             while len(history) < evaluations:
@@ -367,22 +368,6 @@ def _count(name: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
         raise ValueError(f"{name} must be an int >= 1, got {value!r}")
     return int(value)
-
-
-class _NoBar:
-    def update(self, count: int) -> None:
-        del count
-
-    def close(self) -> None:
-        pass
-
-
-def _progress_bar(total: int, enabled: bool) -> Any:
-    if not enabled:
-        return _NoBar()
-    from tqdm import tqdm
-
-    return tqdm(total=total, desc="NTBEA", unit="eval")
 
 
 class _Inline:
@@ -467,7 +452,7 @@ def head_to_head(
     players = fitness.make_game().spec.num_players
     seeds = [int(s) for s in np.random.SeedSequence(seed).generate_state(math.ceil(games / players))]
     jobs = [({}, seeds[i // players], i) for i in range(games)]
-    bar = _named_bar(games, desc) if progress else _NoBar()
+    bar = progress_bar(progress, games, desc, "game")
     outcomes: list[float] = []
     with _executor(workers) as pool:
         results = (fitness(*job) for job in jobs) if pool is None else pool.map(fitness, *zip(*jobs))
@@ -476,9 +461,3 @@ def head_to_head(
             bar.update(1)
     bar.close()
     return outcomes
-
-
-def _named_bar(total: int, desc: str) -> Any:
-    from tqdm import tqdm
-
-    return tqdm(total=total, desc=desc, unit="game")
