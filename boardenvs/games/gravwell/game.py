@@ -291,20 +291,7 @@ class Gravwell(Engine, Game[GravwellState]):
     def text_for(self, state: GravwellState, player: int) -> str:
         """:meth:`to_text` without what ``player`` cannot know: others' face-down cards (``?``) and pending
         commits (``hidden``), and face-down draft cards unless ``no_secrets``."""
-        lines = self.to_text(state).split("\n")
-        n = self.n
-        for p in range(n):
-            if p == player:
-                continue
-            known = bits_to_cards(state.hands[p] & state.known[p])
-            unknown = (state.hands[p] & ~state.known[p]).bit_count()
-            hand = " ".join([SYMBOLS[c] + "*" for c in known] + ["?"] * unknown)
-            commit = "hidden" if state.commits[p] >= 0 else "-"
-            lines[2 + p] = f"P{p} stop={'yes' if state.stops[p] else 'no'} commit={commit} hand: {hand}"
-        if not self.config.no_secrets:
-            stacks = " ".join(f"{i}:{SYMBOLS[u]}/?" for i, (u, _) in enumerate(state.stacks) if u >= 0)
-            lines[2 + n] = f"order {list(state.order)} stacks {stacks}"
-        return "\n".join(lines)
+        return self._text(state, player)
 
     def action_text_for(self, state: GravwellState, action: int, player: int) -> str:
         """Another player's card play is secret until the reveal: ``play (secret)``."""
@@ -314,6 +301,10 @@ class Gravwell(Engine, Game[GravwellState]):
         return text
 
     def to_text(self, state: GravwellState) -> str:
+        return self._text(state, None)
+
+    def _text(self, state: GravwellState, viewer: int | None) -> str:
+        """The state as text; with a ``viewer`` seat, only what that seat may see."""
         n = self.n
         mover = "over" if state.current_player == TERMINAL else f"player {state.current_player}"
         lines = [
@@ -321,12 +312,28 @@ class Gravwell(Engine, Game[GravwellState]):
             "ships " + " ".join(f"P{p}@{state.pos[p]}" for p in range(n)) + " hulks " + str(state.pos[n:]),
         ]
         for p in range(n):
-            cards = bits_to_cards(state.hands[p])
-            hand = " ".join(SYMBOLS[c] + ("*" if state.known[p] >> c & 1 else "") for c in cards)
-            lines.append(f"P{p} stop={'yes' if state.stops[p] else 'no'} commit={state.commits[p]} hand: {hand}")
-        stacks = " ".join(f"{i}:{SYMBOLS[u]}/{SYMBOLS[d]}" for i, (u, d) in enumerate(state.stacks) if u >= 0)
+            hidden = viewer is not None and p != viewer
+            lines.append(f"P{p} stop={'yes' if state.stops[p] else 'no'} {self._hand_text(state, p, hidden)}")
+        down_hidden = viewer is not None and not self.config.no_secrets
+        stacks = " ".join(
+            f"{i}:{SYMBOLS[u]}/{'?' if down_hidden else SYMBOLS[d]}" for i, (u, d) in enumerate(state.stacks) if u >= 0
+        )
         lines.append(f"order {list(state.order)} stacks {stacks}")
         lines.append("queue " + " ".join(f"{card_name(c)}<P{o}" for c, o in state.queue))
         if state.winner >= 0:
             lines.append(f"winner P{state.winner}")
         return "\n".join(lines)
+
+    @staticmethod
+    def _hand_text(state: GravwellState, p: int, hidden: bool) -> str:
+        """``commit=... hand: ...`` of seat ``p``; ``hidden`` shows only its face-up (``*``) cards, ``?`` for the
+        rest, and whether it has committed."""
+        known = state.known[p]
+        if hidden:
+            cards = [SYMBOLS[c] + "*" for c in bits_to_cards(state.hands[p] & known)]
+            cards += ["?"] * (state.hands[p] & ~known).bit_count()
+            commit = "hidden" if state.commits[p] >= 0 else "-"
+        else:
+            cards = [SYMBOLS[c] + ("*" if known >> c & 1 else "") for c in bits_to_cards(state.hands[p])]
+            commit = str(state.commits[p])
+        return f"commit={commit} hand: {' '.join(cards)}"

@@ -282,6 +282,14 @@ class Splendor(Game[SplendorState]):
         return f"L{int(cards.level[card])} {LETTERS[int(cards.bonus[card])]}+{int(cards.points[card])}p ({cost})"
 
     def to_text(self, state: SplendorState) -> str:
+        return self._text(state, None)
+
+    def text_for(self, state: SplendorState, player: int) -> str:
+        """:meth:`to_text` with other players' face-down reserved cards shown only by level (``?L2``)."""
+        return self._text(state, player)
+
+    def _text(self, state: SplendorState, viewer: int | None) -> str:
+        """The state as text; with a ``viewer`` seat, the others' face-down reserves show only their level."""
         lines = [
             f"ply {state.ply} phase {PHASE_NAMES[state.phase]} to_move {state.current_player} "
             f"first {state.first_player} end_triggered {int(state.end_triggered)} passes {state.passes}"
@@ -294,16 +302,8 @@ class Splendor(Game[SplendorState]):
             cards = " | ".join(self.card_to_str(int(c)) for c in state.face_up[level])
             lines.append(f"L{level + 1} deck {left}: {cards}")
         for player in range(self.config.num_players):
-            lines.append(self._player_to_str(state, player))
-        return "\n".join(lines)
-
-    def text_for(self, state: SplendorState, player: int) -> str:
-        """:meth:`to_text` with other players' face-down reserved cards shown only by level (``?L2``)."""
-        lines = self.to_text(state).split("\n")
-        first = len(lines) - self.config.num_players
-        for other in range(self.config.num_players):
-            if other != player:
-                lines[first + other] = self._player_to_str(state, other, hide_face_down=True)
+            hide = viewer is not None and player != viewer
+            lines.append(self._player_to_str(state, player, hide_face_down=hide))
         return "\n".join(lines)
 
     def _paying_to_str(self, state: SplendorState) -> str:
