@@ -1,7 +1,12 @@
 """The games of boardenvs; importing this package registers them with ``boardenvs.registry``."""
 
+from boardenvs.games.battle_sheep import PRESETS as BATTLE_SHEEP_PRESETS
+from boardenvs.games.battle_sheep import BattleSheep
+from boardenvs.games.gravwell import Gravwell
 from boardenvs.games.node_conquest import NodeConquest
 from boardenvs.games.quoridor import Quoridor
+from boardenvs.games.splendor import PRESETS as SPLENDOR_PRESETS
+from boardenvs.games.splendor import Splendor
 from boardenvs.registry import register_game
 
 register_game(
@@ -25,9 +30,6 @@ register_game(
     heuristic_agent="baselines.heuristics.node_conquest:GreedyExpander",
 )
 
-from boardenvs.games.battle_sheep import PRESETS as BATTLE_SHEEP_PRESETS  # noqa: E402
-from boardenvs.games.battle_sheep import BattleSheep  # noqa: E402
-
 register_game(
     "battle_sheep",
     BattleSheep,
@@ -35,8 +37,6 @@ register_game(
     gym_name="BattleSheep",
     heuristic_agent="baselines.heuristics.battle_sheep:EvaluationAgent",
 )
-
-from boardenvs.games.gravwell import Gravwell  # noqa: E402
 
 register_game(
     "gravwell",
@@ -52,9 +52,6 @@ register_game(
     gym_name="Gravwell",
     heuristic_agent="baselines.heuristics.gravwell:DecisionTreeAgent",
 )
-
-from boardenvs.games.splendor import PRESETS as SPLENDOR_PRESETS  # noqa: E402
-from boardenvs.games.splendor import Splendor  # noqa: E402
 
 register_game(
     "splendor",
