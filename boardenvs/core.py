@@ -118,7 +118,10 @@ class Game(ABC, Generic[S]):
 
     @abstractmethod
     def legal_action_mask(self, state: S) -> np.ndarray:
-        """``bool[num_actions]``: non-empty iff the state is not terminal."""
+        """``bool[num_actions]``: non-empty iff the state is not terminal.
+
+        The array may be read-only and shared between calls (engines cache masks): copy it before changing it.
+        """
 
     @abstractmethod
     def apply(self, state: S, action: int) -> S:
@@ -153,8 +156,8 @@ class Game(ABC, Generic[S]):
         return bool(state.truncated)  # type: ignore[attr-defined]
 
     def legal_actions(self, state: S) -> np.ndarray:
-        """Sorted ids of the legal actions."""
-        return np.flatnonzero(self.legal_action_mask(state))
+        """Sorted ids of the legal actions (``int64``; may be read-only and shared, like the mask)."""
+        return self.legal_action_mask(state).nonzero()[0]
 
     def determinize(self, state: S, player: int, rng: np.random.Generator) -> S:
         """A state ``player`` cannot tell apart from ``state``; a plain copy for perfect information."""

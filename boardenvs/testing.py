@@ -96,6 +96,8 @@ def _check_position(game: Game, state, rng: np.random.Generator, where: str) -> 
     mask = game.legal_action_mask(state)
     _expect(mask.dtype == np.bool_ and mask.shape == (spec.num_actions,), game, "mask must be bool[num_actions]", where)
     _expect(bool(mask.any()) != terminal, game, "mask must be non-empty iff the game is not terminal", where)
+    legal = game.legal_actions(state)
+    _expect(np.array_equal(legal, np.flatnonzero(mask)), game, "legal_actions must list the mask's true ids", where)
     if not terminal:
         _expect(0 <= state.current_player < spec.num_players, game, "current_player out of range", where)
         _check_notation(game, state, mask, where)

@@ -62,6 +62,13 @@ class EmptyMaskTicTacToe(TicTacToe):
         return mask if state.ply < 3 else np.zeros_like(mask)
 
 
+class StaleLegalActionsTicTacToe(TicTacToe):
+    """Bug: a fast ``legal_actions`` that forgets the last filled cell."""
+
+    def legal_actions(self, state):
+        return np.flatnonzero(state.board < 0) if state.ply < 2 else np.arange(9)
+
+
 class BadReturnsTicTacToe(TicTacToe):
     """Bug: a win is worth 2."""
 
@@ -92,6 +99,7 @@ def test_check_game_accepts_a_correct_game():
         (LeakyTicTacToe, "leak"),
         (TextLeakyTicTacToe, "text_for changes under determinize"),
         (EmptyMaskTicTacToe, "non-empty"),
+        (StaleLegalActionsTicTacToe, "legal_actions must list"),
         (BadReturnsTicTacToe, r"\[-1, 1\]"),
         (OutOfBoundsObservation, "out of bounds"),
     ],

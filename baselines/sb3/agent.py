@@ -277,7 +277,7 @@ class SB3Agent(BaseAgent):
     def act(self, game: Game, view: Any, player: int) -> int:
         """The model's move for ``player`` in ``view``; always a legal action."""
         self.check_game(game)
-        mask = np.asarray(game.legal_action_mask(view), dtype=bool)
+        mask = np.array(game.legal_action_mask(view), dtype=bool)  # a writable copy: torch reads it
         observation = encode_observation(game, view, player, "array", mask)
         action = self._sampled_action(observation, mask) if self.stochastic else self._best_action(observation, mask)
         if 0 <= action < mask.size and mask[action]:

@@ -88,3 +88,20 @@ def test_apply_shares_only_untouched_lists_and_copy_is_independent() -> None:
     assert [type(e).__name__ for e in after.events] == ["GravwellEvent"] and after.events[0].kind == "draft"
     twin.events = s.events + after.events
     assert twin.raw_events == s.raw_events + after.raw_events and twin.events[-1] == after.events[0]
+
+
+def test_masks_and_legal_actions_are_shared_read_only_arrays_that_match() -> None:
+    game = Gravwell(num_players=4)
+    rng = np.random.default_rng(5)
+    s = game.initial_state(rng)
+    phases = set()
+    while not game.is_terminal(s):
+        mask, legal = game.legal_action_mask(s), game.legal_actions(s)
+        assert legal.dtype == np.int64 and legal.tolist() == np.flatnonzero(mask).tolist()
+        assert not mask.flags.writeable and not legal.flags.writeable
+        with pytest.raises(ValueError):
+            mask[0] = not mask[0]
+        phases.add(s.phase)
+        s = game.apply(s, int(rng.choice(legal)))
+    assert phases == {0, 1, 2}
+    assert not game.legal_action_mask(s).any() and game.legal_actions(s).size == 0

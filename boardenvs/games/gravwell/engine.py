@@ -36,7 +36,8 @@ def new_state(fields: dict[str, Any]) -> GravwellState:
 
 class Engine:
     """The transitions of ``Gravwell`` (a mixin: it reads the game's ``n``, ``num_stacks``, ``config``,
-    ``_last_ply`` (the last ply before the ``max_plies`` cut), ``_inert`` and ``_known_mask``)."""
+    ``_last_ply`` (the last ply before the ``max_plies`` cut), ``_inert``, ``_known_mask`` and ``_seats``
+    (``range(n)`` as a tuple))."""
 
     n: int
     num_stacks: int
@@ -44,6 +45,7 @@ class Engine:
     _last_ply: int
     _inert: bool
     _known_mask: tuple[tuple[int, ...], ...]
+    _seats: tuple[int, ...]
 
     def _successor(self, fields: dict[str, Any], events: Sequence[RawEvent], ply: int) -> GravwellState:
         """The state after ply ``ply`` from its attributes; the game ends after ply ``_last_ply``."""
@@ -96,10 +98,10 @@ class Engine:
     def _reveal(self, state: GravwellState, card: int) -> GravwellState:
         """The last commit (``card``) of a turn: reveal every card and resolve them in card order."""
         fields = state.__dict__.copy()
-        ply, last = state.ply, self.n - 1
-        revealed = (*state.commits[:last], card)
+        ply = state.ply
+        revealed = (*state.commits[: self.n - 1], card)
         hands, known, spent = state.hands[:], state.known[:], state.spent
-        events = [(ply, "commit", last, -1, -1, -1)]
+        events = [(ply, "commit", self.n - 1, -1, -1, -1)]
         queue = []
         for owner, played in enumerate(revealed):
             hands[owner] &= CLEAR[played]
@@ -109,9 +111,9 @@ class Engine:
             queue.append((played, owner))
         queue.sort()
         fields["hands"], fields["known"], fields["spent"], fields["ply"] = hands, known, spent, ply + 1
-        fields["revealed"], fields["commits"] = revealed, [-1] * (last + 1)
+        fields["revealed"], fields["commits"] = revealed, [-1] * self.n
         fields["pos"] = pos = state.pos[:]
-        return self._resolve(fields, pos, queue, 0, False, events, ply)
+        return self._resolve(fields, pos, queue, 0, 0, events, ply)
 
     def _stop(self, state: GravwellState, use: bool) -> GravwellState:
         fields = state.__dict__.copy()
@@ -119,11 +121,11 @@ class Engine:
         fields["ply"] = ply + 1
         fields["pos"] = pos = state.pos[:]
         if not use:
-            return self._resolve(fields, pos, queue, 0, True, [], ply)
+            return self._resolve(fields, pos, queue, 0, state.direction or 2, [], ply)
         card, owner = queue[0]
         stops = fields["stops"] = state.stops[:]
         stops[owner] = False
-        return self._resolve(fields, pos, queue, 1, False, [(ply, "emergency_stop", owner, card, -1, -1)], ply)
+        return self._resolve(fields, pos, queue, 1, 0, [(ply, "emergency_stop", owner, card, -1, -1)], ply)
 
     def _resolve(
         self,
@@ -131,49 +133,57 @@ class Engine:
         pos: list[int],
         queue: Sequence[tuple[int, int]],
         index: int,
-        decided: bool,
+        declined: int,
         events: list[RawEvent],
         ply: int,
     ) -> GravwellState:
         """Resolve ``queue[index:]`` on ``pos`` until a card needs an Emergency Stop decision, someone escapes
-        or the turn ends (``decided``: the owner of ``queue[index]`` already declined the stop)."""
+        or the turn ends. ``declined`` is 0 unless the owner of ``queue[index]`` has just declined the stop:
+        then it is the way that card moves (+1/-1, from before the decision), or 2 for a tractor."""
         stops, end = fields["stops"], len(queue)
         while index < end:
             card, owner = queue[index]
             signed = SIGNED_VALUES[card]
-            if signed:
+            if declined:
+                direction, declined = declined, 0
+            elif signed:
                 direction = heading(pos, owner)
                 if not direction:
                     events.append((ply, "stuck", owner, card, -1, pos[owner]))
                     index += 1
                     continue
-                if stops[owner] and not decided:
-                    return self._pause(fields, events, ply, owner, queue[index:])
-                decided = False
+                if stops[owner]:
+                    return self._pause(fields, events, ply, owner, queue[index:], direction)
+            elif stops[owner]:
+                return self._pause(fields, events, ply, owner, queue[index:], 0)
+            if signed:
                 tile = slide(pos, owner, direction * signed)
                 events.append((ply, "move", owner, card, owner, tile))
                 if tile == WARP_GATE:
                     return self._escape(fields, events, ply, owner, card)
-            else:
-                if stops[owner] and not decided:
-                    return self._pause(fields, events, ply, owner, queue[index:])
-                decided = False
-                if not self._inert:
-                    for ship, _, tile in pull(pos, owner, VALUES[card], self.n):
-                        events.append((ply, "move", owner, card, ship, tile))
-                        if tile == WARP_GATE and ship < self.n:
-                            return self._escape(fields, events, ply, ship, card)
+            elif not self._inert:
+                for ship, _, tile in pull(pos, owner, VALUES[card], self.n):
+                    events.append((ply, "move", owner, card, ship, tile))
+                    if tile == WARP_GATE and ship < self.n:
+                        return self._escape(fields, events, ply, ship, card)
             index += 1
-        fields["queue"] = ()
+        fields["queue"], fields["direction"] = (), 0
         self._end_turn(fields, events, ply)
         return self._successor(fields, events, ply)
 
     def _pause(
-        self, fields: dict[str, Any], events: list[RawEvent], ply: int, owner: int, queue: Sequence[tuple[int, int]]
+        self,
+        fields: dict[str, Any],
+        events: list[RawEvent],
+        ply: int,
+        owner: int,
+        queue: Sequence[tuple[int, int]],
+        direction: int,
     ) -> GravwellState:
-        """``owner`` decides on the Emergency Stop before the head of ``queue`` (the cards left) resolves."""
+        """``owner`` decides on the Emergency Stop before the head of ``queue`` (the cards left) resolves; it
+        would move ``direction`` (0 for a tractor)."""
         fields["phase"], fields["current_player"], fields["queue"] = STOP, owner, tuple(queue)
-        fields["raw_events"] = tuple(events)
+        fields["direction"], fields["raw_events"] = direction, tuple(events)
         if ply >= self._last_ply:
             fields["current_player"], fields["truncated"] = TERMINAL, True
         state = _new_object(GravwellState)
@@ -184,7 +194,7 @@ class Engine:
         self, fields: dict[str, Any], events: list[RawEvent], ply: int, winner: int, card: int
     ) -> GravwellState:
         """``winner``'s ship reached the Warp Gate: the game is over, later cards do not resolve."""
-        fields["winner"], fields["current_player"], fields["queue"] = winner, TERMINAL, ()
+        fields["winner"], fields["current_player"], fields["queue"], fields["direction"] = winner, TERMINAL, (), 0
         events.append((ply, "escape", winner, card, -1, WARP_GATE))
         return self._successor(fields, events, ply)
 

@@ -22,26 +22,55 @@ HULKS_2P, HULKS_MORE = (36,), (36, 26)
 ALL_CARDS = (1 << NUM_CARDS) - 1
 _new_object = object.__new__
 _frombuffer = np.frombuffer
-MASK_CACHE = 100_000
-"""Most commit-phase masks remembered per game object (keyed by the hand)."""
 _BYTES_13: tuple[bytes, ...] = tuple(bytes(bits >> k & 1 for k in range(13)) for bits in range(1 << 13))
 """Per 13-bit chunk, its bits as 0/1 bytes (low bit first): a mask is 4 chunks (at most 52 action ids)."""
 
 
+class _Tables(NamedTuple):
+    """What every ``n``-player game shares (read-only arrays: callers must copy before changing them)."""
+
+    draft_masks: tuple[np.ndarray, ...]
+    """Draft-phase masks by bitmask of the free stacks."""
+    draft_actions: tuple[np.ndarray, ...]
+    """Draft-phase legal action ids by bitmask of the free stacks."""
+    low_half: tuple[bytes, ...]
+    """Commit-phase masks as bytes in two halves: the ``3n`` draft ids then cards 0..12 (by those 13 bits) ..."""
+    high_half: tuple[bytes, ...]
+    """... and cards 13..25 then the 2 stop ids."""
+    low_ids: tuple[bytes, ...]
+    """Commit-phase legal action ids (``int64`` bytes) in two halves: those of cards 0..12 ..."""
+    high_ids: tuple[bytes, ...]
+    """... and those of cards 13..25."""
+
+
 @functools.cache
-def _mask_tables(n: int) -> tuple[tuple[np.ndarray, ...], tuple[bytes, ...], tuple[bytes, ...]]:
-    """Shared by every ``n``-player game: the draft-phase masks by bitmask of the free stacks, and the commit-phase
-    masks as bytes in two halves: the ``3n`` draft ids then cards 0..12, and cards 13..25 then the 2 stop ids."""
-    draft = tuple(_bits_to_mask(free, 3 * n + NUM_CARDS + 2) for free in range(1 << 3 * n))
-    for mask in draft:
-        mask.flags.writeable = False  # shared: callers get copies
-    return draft, tuple(bytes(3 * n) + chunk for chunk in _BYTES_13), tuple(chunk + bytes(2) for chunk in _BYTES_13)
+def _tables(n: int) -> _Tables:
+    size = 3 * n + NUM_CARDS + 2
+    free_sets = range(1 << 3 * n)
+    return _Tables(
+        tuple(_bits_to_mask(free, size) for free in free_sets),
+        tuple(_read_only(np.array(bits_to_cards(free), dtype=np.int64)) for free in free_sets),
+        tuple(bytes(3 * n) + chunk for chunk in _BYTES_13),
+        tuple(chunk + bytes(2) for chunk in _BYTES_13),
+        tuple(_ids_bytes(chunk, 3 * n) for chunk in range(8192)),
+        tuple(_ids_bytes(chunk, 3 * n + 13) for chunk in range(8192)),
+    )
+
+
+def _ids_bytes(bits: int, first: int) -> bytes:
+    """The ``int64`` bytes of ``first + k`` for every set bit ``k`` of ``bits``."""
+    return np.array([first + k for k in range(bits.bit_length()) if bits >> k & 1], dtype=np.int64).tobytes()
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array
 
 
 def _bits_to_mask(bits: int, size: int) -> np.ndarray:
-    """The ``bool[size]`` mask whose true entries are the set bits of ``bits`` (action ids)."""
+    """The read-only ``bool[size]`` mask whose true entries are the set bits of ``bits`` (action ids)."""
     chunks = _BYTES_13[bits & 8191] + _BYTES_13[bits >> 13 & 8191] + _BYTES_13[bits >> 26 & 8191]
-    return np.frombuffer(bytearray(chunks + _BYTES_13[bits >> 39])[:size], dtype=np.bool_)
+    return np.frombuffer((chunks + _BYTES_13[bits >> 39])[:size], dtype=np.bool_)
 
 
 class Action(NamedTuple):
@@ -115,15 +144,20 @@ class Gravwell(Engine, Game[GravwellState]):
         max_plies = min(self.config.max_plies, ROUNDS * (3 * n + TURNS * 2 * n))
         self._last_ply = max_plies - 1
         self._inert = self.config.inert_tractors
+        self._seats = tuple(range(n))
         # per drafted stack (face up, face down): the bits of the cards everybody learns
         self._known_mask = tuple(
             tuple(BITS[up] | (BITS[down] if self.config.no_secrets else 0) for down in range(NUM_CARDS))
             for up in range(NUM_CARDS)
         )
-        self._masks: dict[int, np.ndarray] = {}
-        """Commit-phase masks by hand (at most ``MASK_CACHE``)."""
-        self._draft_masks, self._low_half, self._high_half = _mask_tables(n)
+        tables = _tables(n)
+        self._draft_masks, self._draft_actions = tables.draft_masks, tables.draft_actions
+        self._low_half, self._high_half = tables.low_half, tables.high_half
+        self._low_ids, self._high_ids = tables.low_ids, tables.high_ids
         self._stop_mask = _bits_to_mask(3 << self.stop_action, self.num_actions)
+        self._stop_actions = _read_only(np.array([self.stop_action, self.stop_action + 1], dtype=np.int64))
+        self._no_mask = _bits_to_mask(0, self.num_actions)
+        self._no_actions = _read_only(np.zeros(0, dtype=np.int64))
         # Each row shuffled by ``Generator.permuted`` draws the same numbers as one ``rng.permutation`` call.
         self._deck_rows = np.tile(np.arange(NUM_CARDS), (ROUNDS, 1))
         self._tie_rows = np.tile(np.arange(n), (ROUNDS, 1))
@@ -141,8 +175,8 @@ class Gravwell(Engine, Game[GravwellState]):
         n = self.n
         fields = {
             "pos": [0] * n + list(self.hulks), "hands": [0] * n, "known": [0] * n, "stacks": (), "free": 0,
-            "order": (), "picks": 0, "commits": [-1] * n, "queue": (), "stops": [True] * n, "round": 0, "turn": 0,
-            "phase": DRAFT, "revealed": (-1,) * n, "spent": 0,
+            "order": (), "picks": 0, "commits": [-1] * n, "queue": (), "direction": 0, "stops": [True] * n,
+            "round": 0, "turn": 0, "phase": DRAFT, "revealed": (-1,) * n, "spent": 0,
             "decks": tuple(map(tuple, rng.permuted(self._deck_rows, axis=1).tolist())),
             "ties": tuple(map(tuple, rng.permuted(self._tie_rows, axis=1).tolist())),
             "winner": -1, "raw_events": (), "current_player": 0, "ply": 0, "truncated": False,
@@ -151,22 +185,30 @@ class Gravwell(Engine, Game[GravwellState]):
         return new_state(fields)
 
     def legal_action_mask(self, state: GravwellState) -> np.ndarray:
+        """A read-only array shared between calls (copy it before changing it)."""
         player = state.current_player
         if player < 0:
-            return np.zeros(self.num_actions, dtype=bool)
+            return self._no_mask
+        phase = state.phase
+        if phase == COMMIT:  # from two 13-card halves of the hand
+            hand = state.hands[player]
+            return _frombuffer(self._low_half[hand & 8191] + self._high_half[hand >> 13], np.bool_)
+        if phase == DRAFT:
+            return self._draft_masks[state.free]
+        return self._stop_mask
+
+    def legal_actions(self, state: GravwellState) -> np.ndarray:
+        """A read-only array shared between calls (copy it before changing it)."""
+        player = state.current_player
+        if player < 0:
+            return self._no_actions
         phase = state.phase
         if phase == COMMIT:
             hand = state.hands[player]
-            mask = self._masks.get(hand)
-            if mask is None:  # a fresh array from two 13-card halves of the hand
-                mask = _frombuffer(bytearray(self._low_half[hand & 8191] + self._high_half[hand >> 13]), np.bool_)
-                if len(self._masks) < MASK_CACHE:
-                    self._masks[hand] = mask.copy()
-                return mask
-            return mask.copy()
+            return _frombuffer(self._low_ids[hand & 8191] + self._high_ids[hand >> 13], np.int64)
         if phase == DRAFT:
-            return self._draft_masks[state.free].copy()
-        return self._stop_mask.copy()
+            return self._draft_actions[state.free]
+        return self._stop_actions
 
     def apply(self, state: GravwellState, action: int) -> GravwellState:
         player = state.current_player

@@ -55,6 +55,8 @@ class GravwellState:
         picks: stacks taken so far this round.
         commits: per player, the card committed this turn, -1 if none yet.
         queue: ``[(card, owner), ...]`` still to resolve this turn, in resolution order (head = next).
+        direction: in the ``STOP`` phase, the way the head of ``queue`` will move (+1 towards the Warp Gate,
+            -1 back; 0 for a tractor), worked out before the decision, which cannot change it; 0 otherwise.
         stops: per player, whether its Emergency Stop is still available.
         round, turn: 0-based.
         phase: ``DRAFT``, ``COMMIT`` or ``STOP``.

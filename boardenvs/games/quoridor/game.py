@@ -130,9 +130,6 @@ class Quoridor(Game[QuoridorState]):
                 legal ^= low
         return mask
 
-    def legal_actions(self, state: QuoridorState) -> np.ndarray:
-        return np.flatnonzero(self.legal_action_mask(state))
-
     def apply(self, state: QuoridorState, action: int) -> QuoridorState:
         """The state after ``action`` (an id in the mover's frame); ``ValueError`` if illegal."""
         move = self._unified_action(state, action)
