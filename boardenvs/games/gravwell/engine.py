@@ -22,8 +22,13 @@ BITS: tuple[int, ...] = tuple(1 << card for card in range(NUM_CARDS))
 CLEAR: tuple[int, ...] = tuple(~(1 << card) for card in range(NUM_CARDS))
 TAKEN = (-1, -1)
 """A draft stack already taken."""
-RawEvent = tuple[int, str, int, int, int, int]
-"""``(ply, kind, player, card, detail, tile)``: the fields of a ``GravwellEvent``."""
+RawEvent = tuple[str, int, int, int, int]
+"""``(kind, player, card, detail, tile)``: a ``GravwellEvent`` without its ply (that of the action)."""
+MAX_PLAYERS = 4
+ROUND_EVENTS = tuple(("round", -1, -1, r, -1) for r in range(ROUNDS))
+COMMIT_EVENTS = tuple((("commit", p, -1, -1, -1),) for p in range(MAX_PLAYERS))
+REVEAL_EVENTS = tuple(tuple(("reveal", p, c, -1, -1) for c in range(NUM_CARDS)) for p in range(MAX_PLAYERS))
+STOP_EVENTS = tuple(tuple(("emergency_stop", p, c, -1, -1) for c in range(NUM_CARDS)) for p in range(MAX_PLAYERS))
 _new_object = object.__new__
 
 
@@ -69,7 +74,7 @@ class Engine:
         order = tuple(waiting + sorted((p for p in range(n) if pos[p] > 0), key=pos.__getitem__))
         fields["order"], fields["picks"], fields["phase"], fields["turn"] = order, 0, DRAFT, 0
         fields["current_player"] = order[0]
-        events.append((ply, "round", -1, -1, round_, -1))
+        events.append(ROUND_EVENTS[round_])
 
     def _draft(self, state: GravwellState, player: int, stack: int) -> GravwellState:
         fields = state.__dict__.copy()
@@ -88,7 +93,7 @@ class Engine:
             fields["phase"], fields["current_player"] = COMMIT, 0
         else:
             fields["current_player"] = state.order[picks % self.n]
-        fields["raw_events"] = ((ply, "draft", player, up, stack, -1),)
+        fields["raw_events"] = self._draft_events[player][stack][up]
         if ply >= self._last_ply:
             fields["current_player"], fields["truncated"] = TERMINAL, True
         new = _new_object(GravwellState)
@@ -101,13 +106,13 @@ class Engine:
         ply = state.ply
         revealed = (*state.commits[: self.n - 1], card)
         hands, known, spent = state.hands[:], state.known[:], state.spent
-        events = [(ply, "commit", self.n - 1, -1, -1, -1)]
+        events = [COMMIT_EVENTS[self.n - 1][0]]
         queue = []
         for owner, played in enumerate(revealed):
             hands[owner] &= CLEAR[played]
             known[owner] &= CLEAR[played]
             spent |= BITS[played]
-            events.append((ply, "reveal", owner, played, -1, -1))
+            events.append(REVEAL_EVENTS[owner][played])
             queue.append((played, owner))
         queue.sort()
         fields["hands"], fields["known"], fields["spent"], fields["ply"] = hands, known, spent, ply + 1
@@ -125,7 +130,7 @@ class Engine:
         card, owner = queue[0]
         stops = fields["stops"] = state.stops[:]
         stops[owner] = False
-        return self._resolve(fields, pos, queue, 1, 0, [(ply, "emergency_stop", owner, card, -1, -1)], ply)
+        return self._resolve(fields, pos, queue, 1, 0, [STOP_EVENTS[owner][card]], ply)
 
     def _resolve(
         self,
@@ -149,7 +154,7 @@ class Engine:
             elif signed:
                 direction = heading(pos, owner)
                 if not direction:
-                    events.append((ply, "stuck", owner, card, -1, pos[owner]))
+                    events.append(("stuck", owner, card, -1, pos[owner]))
                     index += 1
                     continue
                 if stops[owner]:
@@ -158,12 +163,12 @@ class Engine:
                 return self._pause(fields, events, ply, owner, queue[index:], 0)
             if signed:
                 tile = slide(pos, owner, direction * signed)
-                events.append((ply, "move", owner, card, owner, tile))
+                events.append(("move", owner, card, owner, tile))
                 if tile == WARP_GATE:
                     return self._escape(fields, events, ply, owner, card)
             elif not self._inert:
                 for ship, _, tile in pull(pos, owner, VALUES[card], self.n):
-                    events.append((ply, "move", owner, card, ship, tile))
+                    events.append(("move", owner, card, ship, tile))
                     if tile == WARP_GATE and ship < self.n:
                         return self._escape(fields, events, ply, ship, card)
             index += 1
@@ -195,7 +200,7 @@ class Engine:
     ) -> GravwellState:
         """``winner``'s ship reached the Warp Gate: the game is over, later cards do not resolve."""
         fields["winner"], fields["current_player"], fields["queue"], fields["direction"] = winner, TERMINAL, (), 0
-        events.append((ply, "escape", winner, card, -1, WARP_GATE))
+        events.append(("escape", winner, card, -1, WARP_GATE))
         return self._successor(fields, events, ply)
 
     def _end_turn(self, fields: dict[str, Any], events: list[RawEvent], ply: int) -> None:

@@ -14,7 +14,7 @@ import numpy as np
 from boardenvs.core import TERMINAL, Game, GameSpec
 from boardenvs.games.gravwell.cards import NUM_CARDS, SYMBOLS, bits_to_cards, card_name
 from boardenvs.games.gravwell.config import GravwellConfig
-from boardenvs.games.gravwell.engine import BITS, ROUNDS, Engine, new_state
+from boardenvs.games.gravwell.engine import BITS, COMMIT_EVENTS, ROUNDS, Engine, new_state
 from boardenvs.games.gravwell.observation import TURNS, field_sizes, observation_fields, observe
 from boardenvs.games.gravwell.state import COMMIT, DRAFT, PHASE_NAMES, GravwellState
 
@@ -145,6 +145,10 @@ class Gravwell(Engine, Game[GravwellState]):
         self._last_ply = max_plies - 1
         self._inert = self.config.inert_tractors
         self._seats = tuple(range(n))
+        self._draft_events = tuple(
+            tuple(tuple((("draft", p, up, stack, -1),) for up in range(NUM_CARDS)) for stack in range(3 * n))
+            for p in range(n)
+        )
         # per drafted stack (face up, face down): the bits of the cards everybody learns
         self._known_mask = tuple(
             tuple(BITS[up] | (BITS[down] if self.config.no_secrets else 0) for down in range(NUM_CARDS))
@@ -227,7 +231,7 @@ class Gravwell(Engine, Game[GravwellState]):
             fields["commits"] = commits = state.commits[:]
             commits[player] = card
             fields["current_player"], fields["ply"] = player + 1, ply + 1
-            fields["raw_events"] = ((ply, "commit", player, -1, -1, -1),)
+            fields["raw_events"] = COMMIT_EVENTS[player]
             if ply >= self._last_ply:
                 fields["current_player"], fields["truncated"] = TERMINAL, True
             new = _new_object(GravwellState)

@@ -32,13 +32,10 @@ _tuple_new = tuple.__new__
 
 
 def _events(state: GravwellState) -> tuple[GravwellEvent, ...]:
-    """``state.raw_events`` (plain 6-tuples, as the engine records them) as :class:`GravwellEvent` tuples."""
-    return tuple([_tuple_new(GravwellEvent, raw) for raw in state.raw_events])
-
-
-def _set_events(state: GravwellState, events: tuple[tuple[int, str, int, int, int, int], ...]) -> None:
-    """Store ``events`` (``GravwellEvent`` or plain 6-tuples) as ``state.raw_events``."""
-    state.raw_events = tuple(tuple(raw) for raw in events)
+    """``state.raw_events`` (as the engine records them: without the ply, which is that of the last action,
+    ``state.ply - 1``) as :class:`GravwellEvent` tuples."""
+    ply = state.ply - 1
+    return tuple([_tuple_new(GravwellEvent, (ply, *raw)) for raw in state.raw_events])
 
 
 class GravwellState:
@@ -66,7 +63,8 @@ class GravwellState:
         ties: per round, the pre-drawn order of players used to order ships in the Singularity.
         winner: the player who escaped, -1 otherwise.
         events: the events of the last action (see :class:`GravwellEvent`), built on access from
-            ``raw_events``, the plain tuples ``(ply, kind, player, card, detail, tile)`` the engine records.
+            ``raw_events``, the plain tuples ``(kind, player, card, detail, tile)`` the engine records (the
+            ply of every one of them is ``ply - 1``; most are shared constants, so recording costs nothing).
         current_player, ply, truncated: as in every game.
 
     The attributes live in the instance ``__dict__`` so that the engine copies a state with one dict copy.
@@ -77,7 +75,7 @@ class GravwellState:
         "phase", "revealed", "spent", "decks", "ties", "winner", "raw_events", "current_player", "ply", "truncated",
     )  # fmt: skip
 
-    events = property(_events, _set_events, doc="The events of the last action, as :class:`GravwellEvent`.")
+    events = property(_events, doc="The events of the last action, as :class:`GravwellEvent` (read-only).")
 
     def copy(self) -> GravwellState:
         """An equal, independent state (the lists are copied; tuples and ints are immutable and shared)."""
