@@ -34,22 +34,26 @@ def heading(pos: list[int], ship: int) -> int:
     behind, at distance 0.
     """
     here = pos[ship]
-    ahead = behind = _FAR
-    num_ahead = num_behind = 0
+    above, below = WARP_GATE + 1, 0  # the nearest occupied tiles ahead and behind (0: none behind)
+    num_ahead = num_behind = same = 0  # same: ships on ``here`` (itself included), off the Singularity
     for tile in pos:
         if tile > here:
             num_ahead += 1
-            if tile - here < ahead:
-                ahead = tile - here
-        elif 0 < tile < here:  # 0: SINGULARITY
-            num_behind += 1
-            if here - tile < behind:
-                behind = here - tile
-    if here:
-        same = pos.count(here) - 1
-        if same:
-            num_behind += same
-            behind = 0
+            if tile < above:
+                above = tile
+        elif tile < here:
+            if tile:
+                num_behind += 1
+                if tile > below:
+                    below = tile
+        elif tile:
+            same += 1
+    ahead = above - here if num_ahead else _FAR
+    if same > 1:
+        num_behind += same - 1
+        behind = 0
+    else:
+        behind = here - below if num_behind else _FAR
     if ahead != behind:
         return 1 if ahead < behind else -1
     if num_ahead != num_behind:
