@@ -105,17 +105,16 @@ class Engine:
         fields = state.__dict__.copy()
         ply = state.ply
         revealed = (*state.commits[: self.n - 1], card)
-        hands, known, spent = state.hands[:], state.known[:], state.spent
+        hands, spent = state.hands[:], state.spent
         events = [COMMIT_EVENTS[self.n - 1][0]]
         queue = []
         for owner, played in enumerate(revealed):
             hands[owner] &= CLEAR[played]
-            known[owner] &= CLEAR[played]
             spent |= BITS[played]
             events.append(REVEAL_EVENTS[owner][played])
             queue.append((played, owner))
         queue.sort()
-        fields["hands"], fields["known"], fields["spent"], fields["ply"] = hands, known, spent, ply + 1
+        fields["hands"], fields["spent"], fields["ply"] = hands, spent, ply + 1
         fields["revealed"], fields["commits"] = revealed, [-1] * self.n
         fields["pos"] = pos = state.pos[:]
         return self._resolve(fields, pos, queue, 0, 0, events, ply)

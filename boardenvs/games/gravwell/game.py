@@ -298,7 +298,7 @@ class Gravwell(Engine, Game[GravwellState]):
             if other == player:
                 continue
             hidden = (s.hands[other] & ~s.known[other]).bit_count()
-            s.hands[other] = s.known[other] | sum(1 << pool.pop() for _ in range(hidden))
+            s.hands[other] = (s.hands[other] & s.known[other]) | sum(1 << pool.pop() for _ in range(hidden))
             if s.commits[other] >= 0:
                 s.commits[other] = int(rng.choice(bits_to_cards(s.hands[other])))
         if not self.config.no_secrets:

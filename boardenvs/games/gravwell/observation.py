@@ -75,7 +75,7 @@ def _board(obs: np.ndarray, state: GravwellState, seats: list[int], n: int, offs
 def _cards(obs: np.ndarray, state: GravwellState, seats: list[int], offsets: dict[str, int]) -> None:
     _bits(obs, offsets["my_hand"], state.hands[seats[0]])
     for k, seat in enumerate(seats[1:]):
-        _bits(obs, offsets["known_cards"] + k * NUM_CARDS, state.known[seat])
+        _bits(obs, offsets["known_cards"] + k * NUM_CARDS, state.known[seat] & state.hands[seat])
     for card, _owner in state.queue:
         obs[offsets["pending"] + card] = 1.0
 

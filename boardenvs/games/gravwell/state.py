@@ -45,7 +45,8 @@ class GravwellState:
     Attributes:
         pos: tile of every ship: players 0..n-1, then the hulks (36, and 26 with 3+ players).
         hands: per player, the bitmask of its cards (bit ``c`` = card ``c``).
-        known: per player, the bitmask of its cards that everybody knows (drafted face up).
+        known: per player, the bitmask of the cards it drafted face up this round (everybody knows them; those
+            still in its hand are ``known[p] & hands[p]``, played ones stay set).
         stacks: per draft stack ``(face_up, face_down)``, ``(-1, -1)`` once taken.
         free: bitmask of the stacks not taken yet (bit ``s`` = stack ``s``; kept in step with ``stacks``).
         order: this round's draft order (player ids).
