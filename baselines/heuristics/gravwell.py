@@ -81,7 +81,7 @@ class DecisionTreeAgent(BaseAgent):
     def draft(self, view: Any, player: int) -> int:
         """The stack to take."""
         held = {card_group(card) for card in bits_to_cards(view.hands[player])}
-        open_stacks = [(up, index) for index, (up, _) in enumerate(view.stacks) if up >= 0]
+        open_stacks = [(up, index) for index, up, _ in view.open_stacks()]
         for group in GROUP_PREFERENCE:
             if group in held:
                 continue

@@ -14,7 +14,7 @@ def turn_state(game: Gravwell, pos: list[int], hands: list[list[str]], stops: bo
     s.pos = list(pos)
     s.hands = [sum(1 << card_of_symbol(c) for c in hand) for hand in hands]
     s.known = [0] * game.n
-    s.stacks = tuple((-1, -1) for _ in s.stacks)
+    s.free = 0  # no stack left on the table
     s.phase, s.current_player, s.stops = COMMIT, 0, [stops] * game.n
     return s
 

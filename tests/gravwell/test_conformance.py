@@ -42,7 +42,7 @@ def test_no_observation_or_event_reveals_a_commit_or_hidden_hand() -> None:
                 twin.hands = s.hands[:]
                 twin.hands[other] = twin.known[other] & s.hands[other]  # forget the hidden cards
                 twin.commits = [(c + 1) % 26 if (q == other and c >= 0) else c for q, c in enumerate(s.commits)]
-                twin.stacks = tuple((u, -1 if u >= 0 else d) for u, d in s.stacks)
+                twin.stacks = tuple((u, -1) for u, _ in s.stacks)
                 twin_obs = game.observe(twin, player)
                 f = game.spec.field("hand_sizes")
                 keep = np.ones(obs.shape, bool)

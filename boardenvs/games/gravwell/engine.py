@@ -20,8 +20,6 @@ from boardenvs.games.gravwell.state import COMMIT, DRAFT, STOP, GravwellState
 ROUNDS = 6
 BITS: tuple[int, ...] = tuple(1 << card for card in range(NUM_CARDS))
 CLEAR: tuple[int, ...] = tuple(~(1 << card) for card in range(NUM_CARDS))
-TAKEN = (-1, -1)
-"""A draft stack already taken."""
 RawEvent = tuple[str, int, int, int, int]
 """``(kind, player, card, detail, tile)``: a ``GravwellEvent`` without its ply (that of the action)."""
 MAX_PLAYERS = 4
@@ -79,10 +77,7 @@ class Engine:
     def _draft(self, state: GravwellState, player: int, stack: int) -> GravwellState:
         fields = state.__dict__.copy()
         ply = state.ply
-        stacks = list(state.stacks)
-        up, down = stacks[stack]
-        stacks[stack] = TAKEN
-        fields["stacks"] = tuple(stacks)
+        up, down = state.stacks[stack]
         fields["hands"] = hands = state.hands[:]
         hands[player] |= BITS[up] | BITS[down]
         fields["known"] = known = state.known[:]

@@ -20,6 +20,8 @@ from boardenvs.games.gravwell.state import COMMIT, DRAFT, PHASE_NAMES, GravwellS
 
 HULKS_2P, HULKS_MORE = (36,), (36, 26)
 ALL_CARDS = (1 << NUM_CARDS) - 1
+TAKEN = (-1, -1)
+"""What ``determinize`` leaves of a stack already taken (its cards are in hands, dealt again)."""
 _new_object = object.__new__
 _frombuffer = np.frombuffer
 _BYTES_13: tuple[bytes, ...] = tuple(bytes(bits >> k & 1 for k in range(13)) for bits in range(1 << 13))
@@ -283,8 +285,8 @@ class Gravwell(Engine, Game[GravwellState]):
         public = state.hands[player] | state.spent
         for other in range(self.n):
             public |= state.known[other]
-        for up, down in state.stacks:
-            public |= (1 << up if up >= 0 else 0) | (1 << down if down >= 0 and self.config.no_secrets else 0)
+        for _, up, down in state.open_stacks():
+            public |= 1 << up | (1 << down if self.config.no_secrets else 0)
         pool = rng.permutation(bits_to_cards(ALL_CARDS & ~public)).tolist()
         self._deal_hidden(s, player, pool, rng)
         new_decks = rng.permuted(self._deck_rows[s.round :], axis=1).tolist()
@@ -302,7 +304,8 @@ class Gravwell(Engine, Game[GravwellState]):
             if s.commits[other] >= 0:
                 s.commits[other] = int(rng.choice(bits_to_cards(s.hands[other])))
         if not self.config.no_secrets:
-            s.stacks = tuple((up, pool.pop()) if up >= 0 else (up, down) for up, down in s.stacks)
+            dealt = {index: (up, pool.pop()) for index, up, _ in s.open_stacks()}
+            s.stacks = tuple(dealt.get(index, TAKEN) for index in range(len(s.stacks)))  # taken: in hands
 
     def visible_events(self, state: GravwellState, events: list[Any], player: int) -> list[Any]:
         """Events never name a committed card before the reveal or a face-down card, so all are visible."""
@@ -362,7 +365,7 @@ class Gravwell(Engine, Game[GravwellState]):
             lines.append(f"P{p} stop={'yes' if state.stops[p] else 'no'} {self._hand_text(state, p, hidden)}")
         down_hidden = viewer is not None and not self.config.no_secrets
         stacks = " ".join(
-            f"{i}:{SYMBOLS[u]}/{'?' if down_hidden else SYMBOLS[d]}" for i, (u, d) in enumerate(state.stacks) if u >= 0
+            f"{i}:{SYMBOLS[u]}/{'?' if down_hidden else SYMBOLS[d]}" for i, u, d in state.open_stacks()
         )
         lines.append(f"order {list(state.order)} stacks {stacks}")
         lines.append("queue " + " ".join(f"{card_name(c)}<P{o}" for c, o in state.queue))

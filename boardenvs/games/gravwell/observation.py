@@ -48,7 +48,7 @@ def observe(state: GravwellState, player: int, n: int, offsets: dict[str, int], 
     seats = [(player + k) % n for k in range(n)]
     _board(obs, state, seats, n, offsets)
     _cards(obs, state, seats, offsets)
-    for index, (up, down) in enumerate(state.stacks):
+    for index, up, down in state.open_stacks():
         base = offsets["stacks"] + 2 * index
         obs[base] = (up + 1) / NUM_CARDS
         obs[base + 1] = (down + 1) / NUM_CARDS if open_ else 0.0

@@ -47,8 +47,8 @@ class GravwellState:
         hands: per player, the bitmask of its cards (bit ``c`` = card ``c``).
         known: per player, the bitmask of the cards it drafted face up this round (everybody knows them; those
             still in its hand are ``known[p] & hands[p]``, played ones stay set).
-        stacks: per draft stack ``(face_up, face_down)``, ``(-1, -1)`` once taken.
-        free: bitmask of the stacks not taken yet (bit ``s`` = stack ``s``; kept in step with ``stacks``).
+        stacks: the round's draft stacks as dealt, ``(face_up, face_down)`` each (see ``open_stacks``).
+        free: bitmask of the stacks still on the table (bit ``s`` = stack ``s``).
         order: this round's draft order (player ids).
         picks: stacks taken so far this round.
         commits: per player, the card committed this turn, -1 if none yet.
@@ -77,6 +77,11 @@ class GravwellState:
     )  # fmt: skip
 
     events = property(_events, doc="The events of the last action, as :class:`GravwellEvent` (read-only).")
+
+    def open_stacks(self) -> list[tuple[int, int, int]]:
+        """``(index, face_up, face_down)`` of every stack still on the table."""
+        free = self.free
+        return [(index, up, down) for index, (up, down) in enumerate(self.stacks) if free >> index & 1]
 
     def copy(self) -> GravwellState:
         """An equal, independent state (the lists are copied; tuples and ints are immutable and shared)."""
