@@ -26,6 +26,8 @@ MAX_PLAYERS = 4
 ROUND_EVENTS = tuple(("round", -1, -1, r, -1) for r in range(ROUNDS))
 COMMIT_EVENTS = tuple((("commit", p, -1, -1, -1),) for p in range(MAX_PLAYERS))
 REVEAL_EVENTS = tuple(tuple(("reveal", p, c, -1, -1) for c in range(NUM_CARDS)) for p in range(MAX_PLAYERS))
+PENDING = tuple(tuple((c, p) for c in range(NUM_CARDS)) for p in range(MAX_PLAYERS))
+"""The queue entry ``(card, owner)``, shared."""
 STOP_EVENTS = tuple(tuple(("emergency_stop", p, c, -1, -1) for c in range(NUM_CARDS)) for p in range(MAX_PLAYERS))
 _new_object = object.__new__
 
@@ -107,7 +109,7 @@ class Engine:
             hands[owner] &= CLEAR[played]
             spent |= BITS[played]
             events.append(REVEAL_EVENTS[owner][played])
-            queue.append((played, owner))
+            queue.append(PENDING[owner][played])
         queue.sort()
         fields["hands"], fields["spent"], fields["ply"] = hands, spent, ply + 1
         fields["revealed"], fields["commits"] = revealed, [-1] * self.n

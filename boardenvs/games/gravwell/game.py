@@ -24,6 +24,7 @@ TAKEN = (-1, -1)
 """What ``determinize`` leaves of a stack already taken (its cards are in hands, dealt again)."""
 _new_object = object.__new__
 _frombuffer = np.frombuffer
+_INT64, _BOOL = np.dtype(np.int64), np.dtype(np.bool_)
 _BYTES_13: tuple[bytes, ...] = tuple(bytes(bits >> k & 1 for k in range(13)) for bits in range(1 << 13))
 """Per 13-bit chunk, its bits as 0/1 bytes (low bit first): a mask is 4 chunks (at most 52 action ids)."""
 
@@ -198,7 +199,7 @@ class Gravwell(Engine, Game[GravwellState]):
         phase = state.phase
         if phase == COMMIT:  # from two 13-card halves of the hand
             hand = state.hands[player]
-            return _frombuffer(self._low_half[hand & 8191] + self._high_half[hand >> 13], np.bool_)
+            return _frombuffer(self._low_half[hand & 8191] + self._high_half[hand >> 13], _BOOL)
         if phase == DRAFT:
             return self._draft_masks[state.free]
         return self._stop_mask
@@ -211,7 +212,7 @@ class Gravwell(Engine, Game[GravwellState]):
         phase = state.phase
         if phase == COMMIT:
             hand = state.hands[player]
-            return _frombuffer(self._low_ids[hand & 8191] + self._high_ids[hand >> 13], np.int64)
+            return _frombuffer(self._low_ids[hand & 8191] + self._high_ids[hand >> 13], _INT64)
         if phase == DRAFT:
             return self._draft_actions[state.free]
         return self._stop_actions
