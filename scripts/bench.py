@@ -1,8 +1,9 @@
 """Speed benchmarks: random-play transitions per second of the forward model and of the AEC env.
 
-Every engine is driven by the same loop: read the legal actions, pick one uniformly with a pre-drawn
-random number, apply it, start a new game when one ends. When ``open_spiel`` is installed, its C++
-Quoridor is measured in the same run and the ratios are printed.
+Every engine is driven by the same loop: read the legal actions (``game.legal_actions``, as the reference
+measurements of PERFORMANCE.md do; the "mask" row reads ``legal_action_mask`` instead), pick one uniformly
+with a pre-drawn random number, apply it, start a new game when one ends. When ``open_spiel`` is installed,
+its C++ Quoridor is measured in the same run and the ratios are printed.
 
     python -m scripts.bench                     # every registered game, default config
     python -m scripts.bench --games quoridor --seconds 5
@@ -112,6 +113,21 @@ def forward_model(game: boardenvs.Game, seconds: float, seed: int) -> Measuremen
         return plies
 
     return _timed(f"{game.spec.name} forward model", seconds, play)
+
+
+def forward_model_masked(game: boardenvs.Game, seconds: float, seed: int) -> Measurement:
+    """The same loop reading ``legal_action_mask`` (what the environments hand to learners) instead."""
+    uniforms = _Uniforms(seed)
+    rng = np.random.default_rng(seed)
+
+    def play() -> int:
+        state, plies = game.initial_state(rng), 0
+        while not game.is_terminal(state):
+            state = game.apply(state, int(uniforms.pick(game.legal_action_mask(state).nonzero()[0])))
+            plies += 1
+        return plies
+
+    return _timed(f"{game.spec.name} forward model, mask", seconds, play)
 
 
 def aec_env(name: str, config: dict[str, Any], seconds: float, seed: int, wrapped: bool) -> Measurement:
@@ -240,7 +256,7 @@ def report_mcts(results: list[SearchSpeed]) -> str:
 def bench_game(name: str, config: dict[str, Any], seconds: float, seed: int) -> list[Measurement]:
     """All measurements of one game."""
     game = make_game(name, **config)
-    results = [forward_model(game, seconds, seed)]
+    results = [forward_model(game, seconds, seed), forward_model_masked(game, seconds, seed)]
     results.append(aec_env(name, config, seconds, seed, wrapped=False))
     results.append(aec_env(name, config, seconds, seed, wrapped=True))
     if name == "quoridor":

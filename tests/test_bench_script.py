@@ -7,11 +7,13 @@ import json
 from scripts.bench import Args, main, report
 
 
-def test_bench_measures_the_forward_model_and_both_aec_loops(tmp_path) -> None:
+def test_bench_measures_both_forward_model_loops_and_both_aec_loops(tmp_path) -> None:
     out = tmp_path / "bench.json"
     results = main(Args(games=["quoridor"], seconds=0.05, config=["board_size=3"], json_out=str(out)))
     names = [m.name for m in results["quoridor"]]
-    assert names[:3] == ["quoridor forward model", "quoridor AEC raw_env", "quoridor AEC env()"]
+    assert names[:4] == [
+        "quoridor forward model", "quoridor forward model, mask", "quoridor AEC raw_env", "quoridor AEC env()"
+    ]  # fmt: skip
     assert all(m.transitions > 0 and m.games > 0 and m.per_second > 0 for m in results["quoridor"])
     saved = json.loads(out.read_text())
     assert saved["quoridor"][0]["transitions"] == results["quoridor"][0].transitions
