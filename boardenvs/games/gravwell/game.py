@@ -141,7 +141,6 @@ class Gravwell(Engine, Game[GravwellState]):
         self.play_base, self.stop_action = 3 * n, 3 * n + NUM_CARDS
         self.num_actions = 3 * n + NUM_CARDS + 2
         fields = observation_fields(n)
-        self.offsets = {f.name: f.start for f in fields}
         self.obs_size = sum(size for _, size, _ in field_sizes(n))
         self.hulks = HULKS_2P if n == 2 else HULKS_MORE
         max_plies = min(self.config.max_plies, ROUNDS * (3 * n + TURNS * 2 * n))
@@ -277,7 +276,7 @@ class Gravwell(Engine, Game[GravwellState]):
         return sorted(range(self.n), key=lambda p: (p != state.winner, -state.pos[p], p))
 
     def observe(self, state: GravwellState, player: int) -> np.ndarray:
-        return observe(state, player, self.n, self.offsets, self.obs_size, self.config.no_secrets)
+        return observe(state, player, self.n, self.config.no_secrets)
 
     def determinize(self, state: GravwellState, player: int, rng: np.random.Generator) -> GravwellState:
         """Reshuffle what ``player`` cannot know: others' face-down cards, table face-down cards, undealt

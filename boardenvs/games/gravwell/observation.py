@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+from typing import Any, NamedTuple
+
 import numpy as np
 
 from boardenvs.core import ObservationField
@@ -42,48 +45,74 @@ def observation_fields(n: int) -> tuple[ObservationField, ...]:
     return tuple(fields)
 
 
-def observe(state: GravwellState, player: int, n: int, offsets: dict[str, int], size: int, open_: bool) -> np.ndarray:
-    """The observation of ``player``; ``open_`` shows face-down stack cards (No Secrets)."""
-    obs = np.zeros(size, dtype=np.float32)
+class _Chunks(NamedTuple):
+    """``float32`` bytes of every value an observation entry can take, so that ``observe`` joins ready-made
+    pieces instead of writing entries one by one."""
+
+    tile: tuple[bytes, ...]
+    """Per tile 0..54: tile / 54."""
+    hand_size: tuple[bytes, ...]
+    """Per card count: count / 6."""
+    stack_card: tuple[bytes, ...]
+    """Per card 0..25: (card + 1) / 26."""
+    bits: tuple[bytes, ...]
+    """Per 13-bit chunk of a card bitmask: 13 entries, 1 where the bit is set."""
+    one_hot_card: tuple[bytes, ...]
+    """Per card + 1 (0: no card): 26 entries, 1 at the card."""
+    one_hot_6: tuple[bytes, ...]
+    """Per index 0..5: 6 entries, 1 at the index."""
+    one_hot_3: tuple[bytes, ...]
+    """Per phase: 3 entries, 1 at the phase."""
+
+
+@functools.cache
+def _chunks() -> _Chunks:
+    def floats(values: Any) -> bytes:
+        return np.asarray(values, dtype=np.float32).tobytes()
+
+    eye = np.eye(NUM_CARDS + 1, dtype=np.float32)[:, 1:]
+    chunk_bits = (np.arange(8192)[:, None] >> np.arange(13)) & 1
+    return _Chunks(
+        tuple(floats(tile / BOARD_END) for tile in range(int(BOARD_END) + 1)),
+        tuple(floats(count / 6.0) for count in range(NUM_CARDS + 1)),
+        tuple(floats((card + 1) / NUM_CARDS) for card in range(NUM_CARDS)),
+        tuple(floats(row) for row in chunk_bits),
+        tuple(row.tobytes() for row in eye),
+        tuple(floats(np.eye(6)[k]) for k in range(6)),
+        tuple(floats(np.eye(3)[k]) for k in range(3)),
+    )
+
+
+_ZERO, _ONE = bytes(4), np.float32(1.0).tobytes()
+
+
+def observe(state: GravwellState, player: int, n: int, open_: bool) -> np.ndarray:
+    """The observation of ``player``, its pieces joined in the order of ``field_sizes``; ``open_`` shows
+    face-down stack cards (No Secrets)."""
+    c = _chunks()
     seats = [(player + k) % n for k in range(n)]
-    _board(obs, state, seats, n, offsets)
-    _cards(obs, state, seats, offsets)
-    for index, up, down in state.open_stacks():
-        base = offsets["stacks"] + 2 * index
-        obs[base] = (up + 1) / NUM_CARDS
-        obs[base + 1] = (down + 1) / NUM_CARDS if open_ else 0.0
-    obs[offsets["round"] + min(state.round, ROUNDS - 1)] = 1.0
-    obs[offsets["turn"] + state.turn] = 1.0
-    obs[offsets["phase"] + state.phase] = 1.0
-    if state.current_player >= 0:
-        obs[offsets["to_move"] + seats.index(state.current_player)] = 1.0
-    return obs
-
-
-def _board(obs: np.ndarray, state: GravwellState, seats: list[int], n: int, offsets: dict[str, int]) -> None:
-    for k, seat in enumerate(seats):
-        obs[offsets["ships"] + k] = state.pos[seat] / BOARD_END
-        obs[offsets["hand_sizes"] + k] = state.hands[seat].bit_count() / 6.0
-        obs[offsets["emergency_stop"] + k] = float(state.stops[seat])
-        obs[offsets["committed"] + k] = float(state.phase == COMMIT and state.commits[seat] >= 0)
-        if state.revealed[seat] >= 0:
-            obs[offsets["revealed"] + k * NUM_CARDS + state.revealed[seat]] = 1.0
-    for k, tile in enumerate(state.pos[n:]):
-        obs[offsets["hulks"] + k] = tile / BOARD_END
-
-
-def _cards(obs: np.ndarray, state: GravwellState, seats: list[int], offsets: dict[str, int]) -> None:
-    _bits(obs, offsets["my_hand"], state.hands[seats[0]])
-    for k, seat in enumerate(seats[1:]):
-        _bits(obs, offsets["known_cards"] + k * NUM_CARDS, state.known[seat] & state.hands[seat])
+    pos, hands, known, bits = state.pos, state.hands, state.known, c.bits
+    parts = [c.tile[pos[seat]] for seat in seats]  # ships
+    parts += [c.tile[tile] for tile in pos[n:]] + [_ZERO] * (n + 2 - len(pos))  # hulks
+    for k, seat in enumerate(seats):  # my_hand, then known_cards
+        cards = hands[seat] if k == 0 else known[seat] & hands[seat]
+        parts += (bits[cards & 8191], bits[cards >> 13])
+    parts += [c.hand_size[hands[seat].bit_count()] for seat in seats]
+    free, no_card = state.free, _ZERO * 2
+    for index, (up, down) in enumerate(state.stacks):
+        if free >> index & 1:
+            parts += (c.stack_card[up], c.stack_card[down] if open_ else _ZERO)
+        else:
+            parts.append(no_card)
+    parts += [_ONE if state.stops[seat] else _ZERO for seat in seats]
+    committing, commits = state.phase == COMMIT, state.commits
+    parts += [_ONE if committing and commits[seat] >= 0 else _ZERO for seat in seats]
+    parts += [c.one_hot_card[state.revealed[seat] + 1] for seat in seats]
+    pending = 0
     for card, _owner in state.queue:
-        obs[offsets["pending"] + card] = 1.0
-
-
-def _bits(obs: np.ndarray, start: int, bits: int) -> None:
-    card = 0
-    while bits:
-        if bits & 1:
-            obs[start + card] = 1.0
-        bits >>= 1
-        card += 1
+        pending |= 1 << card
+    parts += (bits[pending & 8191], bits[pending >> 13])
+    parts += (c.one_hot_6[min(state.round, ROUNDS - 1)], c.one_hot_6[state.turn], c.one_hot_3[state.phase])
+    mover = state.current_player
+    parts += [_ONE if mover >= 0 and seat == mover else _ZERO for seat in seats]
+    return np.frombuffer(bytearray(b"".join(parts)), dtype=np.float32)
