@@ -210,8 +210,14 @@ class Game(ABC, Generic[S]):
         if not 0 <= action < self.spec.num_actions:
             raise ValueError(f"action {action} is out of range [0, {self.spec.num_actions})")
         if not self.legal_action_mask(state)[action]:
-            raise ValueError(f"action {action} is illegal here")
+            reason = self.illegal_reason(state, action)
+            raise ValueError(f"action {action} is illegal here" + (f": {reason}" if reason else ""))
         return action
+
+    def illegal_reason(self, state: S, action: int) -> str:
+        """Why the in-range ``action`` is illegal in ``state``, for the error message ("" = no detail)."""
+        del state, action
+        return ""
 
 
 # -- configs ------------------------------------------------------------------------------------

@@ -98,7 +98,7 @@ def test_emergency_stop_when_already_used_is_rejected() -> None:
     s.stops = [False, False]
     s = game.apply(game.apply(s, game.play_base + c("Kr")), game.play_base + c("B"))
     assert s.phase == 1  # nobody is asked: the turn resolved
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="already used its Emergency Stop"):
         game.apply(s, game.stop_action)
 
 
@@ -122,10 +122,22 @@ def test_card_not_in_hand_and_taken_stack_are_rejected() -> None:
     game = Gravwell(num_players=2)
     s = game.initial_state(np.random.default_rng(3))
     s2 = game.apply(s, 0)
-    with pytest.raises(ValueError):
-        game.apply(s2, 0)  # stack 0 is taken
+    with pytest.raises(ValueError, match=r"stack 0 was already taken this round; open stacks: \[1, 2, 3, 4, 5\]"):
+        game.apply(s2, 0)
+    with pytest.raises(ValueError, match="is drafting"):
+        game.apply(s2, game.play_base)
     t = turn_state(game, [0, 0, 36], [["Ar"], ["B"]])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"card Mg is not in player 0's hand \(Ar\)"):
         game.apply(t, game.play_base + c("Mg"))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="out of range"):
         game.apply(t, 10_000)
+
+
+def test_a_card_or_draft_during_an_emergency_stop_decision_is_rejected_with_the_choice() -> None:
+    game = Gravwell(num_players=2)
+    s = turn_state(game, [20, 0, 36], [["Kr", "Mg"], ["B"]])
+    s = game.apply(game.apply(s, game.play_base + c("Kr")), game.play_base + c("B"))
+    assert s.phase == 2
+    for action in (0, game.play_base + c("Mg")):
+        with pytest.raises(ValueError, match="must decide on the Emergency Stop first: 'stop' or 'go'"):
+            game.apply(s, action)

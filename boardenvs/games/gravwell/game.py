@@ -250,7 +250,23 @@ class Gravwell(Engine, Game[GravwellState]):
     def _reject(self, state: GravwellState, action: int) -> None:
         """Raise the error ``check_action`` gives for an action the fast checks found illegal."""
         self.check_action(state, action)
-        raise ValueError(f"action {action} is illegal here")
+        raise ValueError(f"action {action} is illegal here: {self.illegal_reason(state, action)}")
+
+    def illegal_reason(self, state: GravwellState, action: int) -> str:
+        player, (kind, index) = state.current_player, self.decode(action)
+        if state.phase == DRAFT:
+            open_stacks = [index for index, _, _ in state.open_stacks()]
+            if kind == "draft":
+                return f"stack {index} was already taken this round; open stacks: {open_stacks}"
+            return f"player {player} is drafting: take one of the open stacks {open_stacks}"
+        if state.phase == COMMIT:
+            hand = " ".join(SYMBOLS[card] for card in bits_to_cards(state.hands[player]))
+            if kind == "play":
+                return f"card {SYMBOLS[index]} is not in player {player}'s hand ({hand})"
+            if kind == "stop" and not state.stops[player]:
+                return f"player {player} has already used its Emergency Stop this round; play a card ({hand})"
+            return f"player {player} must play a card from its hand ({hand})"
+        return f"player {player} must decide on the Emergency Stop first: 'stop' or 'go'"
 
     def returns(self, state: GravwellState) -> np.ndarray:
         out = np.zeros(self.n, dtype=np.float32)
