@@ -89,8 +89,31 @@ def test_a_node_with_one_unit_cannot_move_by_default() -> None:
     state = SMALL.position("A1 A5 . . . . . . B1")
     names = {SMALL.action_to_str(state, int(a)) for a in SMALL.legal_actions(state)}
     assert names == {"b1>L", "b1>R", "b1>D"}
-    with pytest.raises(ValueError, match="a1>R"):
+    with pytest.raises(ValueError, match=r"a1>R\) is illegal here: a1 has 1 unit\(s\); a move needs at least 2"):
         SMALL.apply(state, SMALL.encode(0, 1))
+
+
+def test_illegal_moves_say_why() -> None:
+    state = SMALL.position("A3 . . . . . . . B1")
+    reasons = {
+        "a1>U": "a1 has no neighbour that way",
+        "b1>R": "b1 is neutral, not player 0's",
+        "c3>L": "c3 is player 1's, not player 0's",
+    }
+    for move, reason in reasons.items():
+        with pytest.raises(ValueError, match=f"{move}\\) is illegal here: {reason}"):
+            SMALL.apply(state, _action_id(move))
+    stuck = NodeConquest(rows=3, cols=3, move_all_units=True)
+    position = stuck.position("A0 . . . . . . . B1")
+    with pytest.raises(ValueError, match="pass is legal only when no move is"):
+        stuck.apply(stuck.position("A2 . . . . . . . B1"), stuck.rules.pass_action)
+    assert stuck.legal_actions(position).tolist() == [stuck.rules.pass_action]
+
+
+def _action_id(move: str) -> int:
+    """The id of a 3x3 grid move like ``"b1>R"`` (origin * 4 + slot, slots U, R, D, L), legal or not."""
+    cell, direction = move.split(">")
+    return ((int(cell[1]) - 1) * 3 + "abc".index(cell[0])) * 4 + "URDL".index(direction)
 
 
 def test_elimination_wins_at_once() -> None:

@@ -133,8 +133,22 @@ class NodeConquest(Game[NodeConquestState]):
         if not 0 <= action < self.rules.num_actions:
             raise ValueError(f"action {action} is out of range [0, {self.rules.num_actions})")
         if not self.rules.is_legal(state, action):
-            raise ValueError(f"action {action} ({self._name(action)}) is illegal here")
+            reason = self.illegal_reason(state, action)
+            raise ValueError(f"action {action} ({self._name(action)}) is illegal here: {reason}")
         return self.rules.successor(state, action)
+
+    def illegal_reason(self, state: NodeConquestState, action: int) -> str:
+        player, names = state.current_player, self.board.node_names
+        if action == self.rules.pass_action:
+            return f"player {player} can still move: pass is legal only when no move is"
+        origin, slot = divmod(action, self.board.max_degree)
+        where = names[origin]
+        if self.board.neighbours[origin, slot] < 0:
+            return f"{where} has no neighbour that way (slot {slot} leads off the map)"
+        if state.owner[origin] != player:
+            owner = "neutral" if state.owner[origin] == NEUTRAL else f"player {state.owner[origin]}'s"
+            return f"{where} is {owner}, not player {player}'s"
+        return f"{where} has {state.units[origin]} unit(s); a move needs at least {self.rules.min_units}"
 
     def returns(self, state: NodeConquestState) -> np.ndarray:
         if state.current_player != TERMINAL:
