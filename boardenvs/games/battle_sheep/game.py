@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn
 
 import numpy as np
 
 from boardenvs.core import TERMINAL, Game, GameSpec
 from boardenvs.games.battle_sheep.config import BattleSheepConfig
 from boardenvs.games.battle_sheep.observation import observation_fields, observe
+from boardenvs.games.battle_sheep.reasons import illegal_reason
 from boardenvs.games.battle_sheep.render import render_rgb, to_text
 from boardenvs.games.battle_sheep.rules import (
     RANK_POINTS,
@@ -142,22 +143,31 @@ class BattleSheep(Game[BattleSheepState]):
         return ok
 
     def apply(self, state: BattleSheepState, action: int) -> BattleSheepState:
-        move = self.decode(state, self._checked_int(state, action))
+        action = self._checked_int(state, action)
+        move = self.decode(state, action)
         new = state.copy()
         player = state.current_player
         if move.kind == "place":
-            self._check(self.in_placement(state) and self._can_place(state, move.cell), action)
+            if not (self.in_placement(state) and self._can_place(state, move.cell)):
+                self._raise_illegal(state, action)
             new.owner[move.cell], new.counts[move.cell] = player + 1, self.config.sheep_per_player
             new.placed += 1
         else:
-            self._check(not self.in_placement(state) and self._can_split(state, move), action)
+            if self.in_placement(state) or not self._can_split(state, move):
+                self._raise_illegal(state, action)
             end = slide_end(self.tables, state.owner, move.cell, move.direction)
-            self._check(end >= 0, action)
+            if end < 0:
+                self._raise_illegal(state, action)
             new.counts[move.cell] -= move.split
             new.owner[end], new.counts[end] = player + 1, move.split
         new.ply += 1
         new.current_player = self._next(new, player)
         return new
+
+    def illegal_reason(self, state: BattleSheepState, action: int) -> str:
+        """Why ``action`` cannot be played now and what may be played instead (see ``reasons``); never
+        names another player's stack size."""
+        return illegal_reason(self, state, int(action))
 
     def returns(self, state: BattleSheepState) -> np.ndarray:
         if state.current_player != TERMINAL:
@@ -267,13 +277,25 @@ class BattleSheep(Game[BattleSheepState]):
                 action = self.encode(Move("place", parse_cell(size, words[1])))
             else:
                 cell, direction, split = parse_cell(size, words[0]), DIRECTION_NAMES.index(words[1]), int(words[2])
-                self._check(1 <= split <= self.splits, text)
+                if not 1 <= split <= self.splits:
+                    raise ValueError(text)
                 action = self.encode(Move("move", cell, direction, split))
         except (IndexError, ValueError):
-            raise ValueError(f"move {text!r} is not legal here") from None
-        if self.is_terminal(state) or not self.legal_action_mask(state)[action]:
-            raise ValueError(f"move {text!r} is not legal here")
+            raise ValueError(f"move {text!r} is not legal here: {self._notation()}") from None
+        if self.is_terminal(state):
+            raise ValueError(f"move {text!r} is not legal here: the game is over")
+        if not self.legal_action_mask(state)[action]:
+            raise ValueError(f"move {text!r} is not legal here: {self.illegal_reason(state, action)}")
         return action
+
+    def _notation(self) -> str:
+        """How moves are written, for the error on text ``parse_action`` cannot read."""
+        last = cell_name(self.config.board_size, self.cells - 1)
+        place = f"write 'place <cell>' (cells a1..{last})"
+        if not self.splits:
+            return place
+        directions = ", ".join(DIRECTION_NAMES)
+        return f"{place} or '<cell> <direction> <sheep>' (directions {directions}; 1..{self.splits} sheep)"
 
     def in_placement(self, state: BattleSheepState) -> bool:
         """Whether the state is in the placement phase."""
@@ -307,7 +329,6 @@ class BattleSheep(Game[BattleSheepState]):
             raise ValueError(f"action {action} is out of range [0, {self.spec.num_actions})")
         return int(action)
 
-    @staticmethod
-    def _check(condition: bool, action: object) -> None:
-        if not condition:
-            raise ValueError(f"action {action} is illegal here")
+    def _raise_illegal(self, state: BattleSheepState, action: int) -> NoReturn:
+        """Raise the error ``check_action`` gives for an in-range ``action`` the fast checks of ``apply`` refused."""
+        raise ValueError(f"action {action} is illegal here: {self.illegal_reason(state, action)}")

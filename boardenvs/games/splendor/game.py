@@ -7,7 +7,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from boardenvs.core import TERMINAL, Game, GameSpec
-from boardenvs.games.splendor import rules
+from boardenvs.games.splendor import reasons, rules
 from boardenvs.games.splendor.cards import LETTERS, NUM_LEVELS
 from boardenvs.games.splendor.config import SplendorConfig
 from boardenvs.games.splendor.events import DRAW_CARD, RESERVE_HIDDEN_CARD, Event
@@ -179,6 +179,11 @@ class Splendor(Game[SplendorState]):
             new.current_player, new.truncated = TERMINAL, True
         new.events = tuple(out)
         return new
+
+    def illegal_reason(self, state: SplendorState, action: int) -> str:
+        """Why the in-range ``action`` cannot be played in ``state`` and what can (``reasons.illegal_reason``):
+        the pending sub-decision, a stack too small, the token cap, a missing card, the tokens lacking, ..."""
+        return reasons.illegal_reason(self, state, action)
 
     def _perform(self, state: SplendorState, kind: int, action: int, out: list[Event]) -> None:
         tables, config = self.tables, self.config
