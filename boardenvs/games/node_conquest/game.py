@@ -120,9 +120,6 @@ class NodeConquest(Game[NodeConquestState]):
     def legal_action_mask(self, state: NodeConquestState) -> np.ndarray:
         return self.rules.mask(state)
 
-    def legal_actions(self, state: NodeConquestState) -> np.ndarray:
-        return np.flatnonzero(self.rules.mask(state))
-
     def apply(self, state: NodeConquestState, action: int) -> NodeConquestState:
         """The state after ``action``; ``ValueError`` naming the move if it is illegal."""
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
