@@ -103,35 +103,22 @@ def _timed(name: str, seconds: float, play_one_game: Callable[[], int]) -> Measu
     return Measurement(name, transitions, games, time.perf_counter() - start)
 
 
-def forward_model(game: boardenvs.Game, seconds: float, seed: int) -> Measurement:
+def forward_model(game: boardenvs.Game, seconds: float, seed: int, masked: bool = False) -> Measurement:
     """``legal_actions`` + choice + ``apply`` in a random playout loop, as the reference engines are timed
-    (``Game.legal_actions`` lists the true entries of the mask unless the game has a faster way)."""
+    (``Game.legal_actions`` lists the true entries of the mask unless the game has a faster way); ``masked``
+    reads ``legal_action_mask`` instead (what the environments hand to learners) and lists it with ``nonzero``."""
     uniforms = _Uniforms(seed)
     rng = np.random.default_rng(seed)
+    legal = (lambda state: game.legal_action_mask(state).nonzero()[0]) if masked else game.legal_actions
 
     def play() -> int:
         state, plies = game.initial_state(rng), 0
         while not game.is_terminal(state):
-            state = game.apply(state, int(uniforms.pick(game.legal_actions(state))))
+            state = game.apply(state, int(uniforms.pick(legal(state))))
             plies += 1
         return plies
 
-    return _timed(f"{game.spec.name} forward model", seconds, play)
-
-
-def forward_model_masked(game: boardenvs.Game, seconds: float, seed: int) -> Measurement:
-    """The same loop reading ``legal_action_mask`` (what the environments hand to learners) instead."""
-    uniforms = _Uniforms(seed)
-    rng = np.random.default_rng(seed)
-
-    def play() -> int:
-        state, plies = game.initial_state(rng), 0
-        while not game.is_terminal(state):
-            state = game.apply(state, int(uniforms.pick(game.legal_action_mask(state).nonzero()[0])))
-            plies += 1
-        return plies
-
-    return _timed(f"{game.spec.name} forward model, mask", seconds, play)
+    return _timed(f"{game.spec.name} forward model{', mask' if masked else ''}", seconds, play)
 
 
 def aec_env(name: str, config: dict[str, Any], seconds: float, seed: int, wrapped: bool) -> Measurement:
@@ -260,7 +247,7 @@ def report_mcts(results: list[SearchSpeed]) -> str:
 def bench_game(name: str, config: dict[str, Any], seconds: float, seed: int) -> list[Measurement]:
     """All measurements of one game."""
     game = make_game(name, **config)
-    results = [forward_model(game, seconds, seed), forward_model_masked(game, seconds, seed)]
+    results = [forward_model(game, seconds, seed), forward_model(game, seconds, seed, masked=True)]
     results.append(aec_env(name, config, seconds, seed, wrapped=False))
     results.append(aec_env(name, config, seconds, seed, wrapped=True))
     if name == "quoridor":
