@@ -18,6 +18,9 @@ GENERIC_AGENTS: dict[str, type[BaseAgent]] = {"random": RandomAgent}
 """Agents that play every game."""
 PLANNERS: dict[str, str] = {"mcts": "baselines.mcts:MCTSAgent", "rhea": "baselines.rhea:RHEAAgent"}
 """Search agents that play every game through the forward model, imported when first asked for."""
+TRAINED: dict[str, str] = {"alphazero": "baselines.alphazero.agent:AlphaZeroAgent"}
+"""Agents that play every game from a trained checkpoint (``checkpoint=<path>``); they need torch, so they are
+imported only when asked for and not listed by :func:`agent_choices`."""
 SB3_PREFIX = "sb3:"
 """``"sb3:<path/to/model.zip>"`` names a trained SB3 model (``baselines.sb3.SB3Agent``; needs torch and SB3)."""
 
@@ -76,8 +79,9 @@ def make_agent(
 
     Args:
         spec: an agent name: ``"random"``, ``"mcts"`` and ``"rhea"`` for every game, plus the game's scripted
-            agents (``"path"`` and ``"heuristic"`` for Quoridor), optionally with ``:key=value`` settings; or
-            ``"sb3:<path/to/model.zip>"`` for a trained model. The agent's name is the whole spec.
+            agents (``"path"`` and ``"heuristic"`` for Quoridor), optionally with ``:key=value`` settings;
+            ``"alphazero:checkpoint=<path.pt>"`` for an AlphaZero checkpoint; or ``"sb3:<path/to/model.zip>"``
+            for a trained SB3 model. The agent's name is the whole spec.
         game_name: the registered name of the game.
         seed: the agent's seed (int, generator or ``None``).
         settings: more settings, overriding those written in ``spec`` (the agent's name then lists them all).
@@ -85,7 +89,7 @@ def make_agent(
     Raises:
         ValueError: ``spec`` is not an agent for this game (the message lists the choices), a setting the agent
             does not take or does not allow, or a model trained for another game.
-        FileNotFoundError: an ``sb3:`` model file does not exist.
+        FileNotFoundError: an ``sb3:`` model or an AlphaZero checkpoint does not exist.
     """
     text = spec.strip()
     if text.startswith(SB3_PREFIX):
@@ -94,9 +98,9 @@ def make_agent(
         return SB3Agent.load(text[len(SB3_PREFIX) :], seed=seed, name=text, game_name=game_name)
     name, written = parse_spec(text)
     merged = {**written, **(settings or {})}
-    choices = agent_choices(game_name)
+    choices = {name: _import_class(TRAINED[name])} if name in TRAINED else agent_choices(game_name)
     if name not in choices:
-        raise ValueError(f"unknown agent {name!r} for game {game_name!r}; choices: {sorted(choices)}")
+        raise ValueError(f"unknown agent {name!r} for game {game_name!r}; choices: {sorted([*choices, *TRAINED])}")
     label = format_spec(name, merged) if settings else text
     try:
         return choices[name](seed, name=label, **merged)

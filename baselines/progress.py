@@ -9,13 +9,19 @@ from typing import Any
 
 
 class NoBar:
-    """The bar of a run that shows none: ``update`` and ``close`` do nothing."""
+    """The bar of a run that shows none: ``update`` and ``close`` do nothing (a context manager, like tqdm)."""
 
     def update(self, count: int = 1) -> None:
         del count
 
     def close(self) -> None:
         pass
+
+    def __enter__(self) -> NoBar:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
 
 def progress_bar(enabled: bool, total: int, description: str, unit: str, done: int = 0) -> Any:
