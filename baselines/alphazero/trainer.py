@@ -16,6 +16,7 @@ import csv
 import dataclasses
 import time
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -139,13 +140,19 @@ class AlphaZeroTrainer:
         return self.out_dir / "best.pt"
 
     def run(self) -> list[IterationResult]:
-        """All iterations; returns the history (also written to ``history.csv`` after every iteration)."""
+        """All iterations; returns the history."""
+        for _ in self.run_iter():
+            pass
+        return self.history
+
+    def run_iter(self) -> Iterator[IterationResult]:
+        """All iterations, yielding each result once ``best.pt``, ``history.csv`` and the plot are written."""
         self.out_dir.mkdir(parents=True, exist_ok=True)
-        for iteration in range(1, self.settings.iterations + 1):
+        for iteration in range(len(self.history) + 1, self.settings.iterations + 1):
             self.history.append(self.iterate(iteration))
             self._write_history()
-        self._plot()
-        return self.history
+            self._plot()
+            yield self.history[-1]
 
     def iterate(self, iteration: int) -> IterationResult:
         """One iteration: self-play, training, gating, evaluation, checkpoint."""
