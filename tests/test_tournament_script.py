@@ -34,8 +34,8 @@ def test_four_player_run() -> None:
 
 
 def test_unknown_agent_is_reported_with_the_choices() -> None:
-    with pytest.raises(ValueError, match=r"unknown agent 'alphazero'.*choices"):
-        main(Args(agents="random,alphazero", games_per_pairing=2, progress=False, csv="", png=""))
+    with pytest.raises(ValueError, match=r"unknown agent 'alphabeta'.*choices"):
+        main(Args(agents="random,alphabeta", games_per_pairing=2, progress=False, csv="", png=""))
 
 
 def test_agent_list_must_name_two_distinct_agents() -> None:
