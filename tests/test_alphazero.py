@@ -139,6 +139,7 @@ def test_trainer_writes_checkpoint_history_and_plot_and_the_agent_plays_it(tmp_p
     with open(tmp_path / "az" / "history.csv") as handle:
         assert [row["iteration"] for row in csv.DictReader(handle)] == ["1", "2"]
     assert (tmp_path / "az" / "learning_curve.png").stat().st_size > 0
+    assert sorted(p.name for p in (tmp_path / "az").glob("iteration_*.pt")) == ["iteration_001.pt", "iteration_002.pt"]
     game = make_game("toy_tictactoe")
     agent = make_agent(f"alphazero:checkpoint={tmp_path / 'az' / 'best.pt'}:simulations=8", "toy_tictactoe", 0)
     record = play_game(game, [agent, make_agent("random", "toy_tictactoe", 1)], seed=0)

@@ -113,7 +113,9 @@ class AlphaZeroTrainer:
         game_name: a registered game.
         config: its config (``make_game(game_name, **config)``).
         settings: the training settings.
-        out_dir: where ``best.pt``, ``history.csv`` and ``learning_curve.png`` go (created).
+        out_dir: where ``best.pt`` (the best network so far), ``iteration_<k>.pt`` (the best network after
+            iteration ``k``, for tournaments between iterations), ``history.csv`` and ``learning_curve.png``
+            go (created).
         progress: show progress bars.
     """
 
@@ -166,7 +168,9 @@ class AlphaZeroTrainer:
         accepted = arena >= settings.accept_threshold
         if accepted:
             self.best = candidate.eval()
-        save_checkpoint(self.best_path, self.best, self.game, {"iteration": iteration, "settings": _plain(settings)})
+        extra = {"iteration": iteration, "settings": _plain(settings)}
+        save_checkpoint(self.best_path, self.best, self.game, extra)
+        save_checkpoint(self.out_dir / f"iteration_{iteration:03d}.pt", self.best, self.game, extra)
         score, low, high = self.evaluate(seed_of["eval"]) if settings.eval_games else (-1.0, -1.0, -1.0)
         return IterationResult(iteration, settings.games_per_iteration, len(examples), policy_loss, value_loss,
                                arena if settings.arena_games else -1.0, accepted, score, low, high,
