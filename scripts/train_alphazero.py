@@ -7,7 +7,8 @@ Each iteration plays ``--games`` self-play games with the best network, trains a
 keeps it if it scores at least ``--accept-threshold`` against the best network over ``--arena-games``, and
 plays ``--eval-games`` against ``--eval-opponent``. Writes ``<out>/best.pt`` (the best network: play it with
 ``make_agent("alphazero:checkpoint=<out>/best.pt", game)`` or ``scripts.play --opponent ...``),
-``<out>/history.csv`` and ``<out>/learning_curve.png``.
+``<out>/iteration_<k>.pt`` (the best network after iteration k), ``<out>/history.csv`` and
+``<out>/learning_curve.png``. ``--workers 2`` plays the self-play games in two processes.
 """
 
 from __future__ import annotations
@@ -60,7 +61,9 @@ class Args:
     eval_opponent: str = "random"
     """Agent spec of the evaluation opponent (random, mcts:simulations=50, heuristic, ...)."""
     threads: int = 1
-    """torch threads (small networks run fastest on one)."""
+    """torch threads of the main process (small networks run fastest on one)."""
+    workers: int = 1
+    """Processes playing the self-play games (one torch thread each)."""
     seed: int = 0
     """Seed of everything."""
     out: str = "runs/alphazero/run"
@@ -86,6 +89,7 @@ def settings_of(args: Args) -> AlphaZeroSettings:
         accept_threshold=args.accept_threshold,
         eval_games=args.eval_games,
         eval_opponent=args.eval_opponent,
+        workers=args.workers,
         seed=args.seed,
     )
 

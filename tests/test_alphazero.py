@@ -196,3 +196,13 @@ def test_first_place_share_splits_ties() -> None:
     assert first_place_share(np.array([1.0, -1.0]), 0) == 1.0
     assert first_place_share(np.array([0.5, 0.5, -1.0]), 1) == 0.5
     assert first_place_share(np.array([0.5, 0.5, -1.0]), 2) == 0.0
+
+
+def test_self_play_in_worker_processes_plays_every_game(tmp_path) -> None:
+    settings = AlphaZeroSettings(games_per_iteration=3, selfplay=QUICK, network=TINY, workers=2, seed=1)
+    examples = AlphaZeroTrainer("toy_tictactoe", {}, settings, tmp_path, progress=False).self_play(3, seed=9)
+    assert len(examples) >= 3 * 5  # a tic-tac-toe game has at least 5 moves
+    for example in examples:
+        assert np.isclose(example.policy.sum(), 1.0) and not example.policy[~example.mask].any()
+    empty_boards = [e for e in examples if not e.observation[:2].any()]
+    assert len(empty_boards) == 3  # every game starts once

@@ -62,6 +62,8 @@ class AlphaZeroSettings:
         accept_threshold: candidate score needed to replace the best network, in [0, 1].
         eval_games: games against ``eval_opponent`` per iteration, >= 0.
         eval_opponent: an agent spec for ``make_agent`` (``"random"``, ``"mcts:simulations=50"``, ...).
+        workers: processes that play the self-play games (1: this process), >= 1; each runs torch on one
+            thread and every game keeps its own seed.
         seed: everything random derives from it.
     """
 
@@ -78,11 +80,13 @@ class AlphaZeroSettings:
     accept_threshold: float = 0.6
     eval_games: int = 20
     eval_opponent: str = "random"
+    workers: int = 1
     seed: int = 0
 
     def __post_init__(self) -> None:
-        for name, low in (("iterations", 1), ("games_per_iteration", 1), ("buffer_iterations", 1), ("epochs", 1),
-                          ("batch_size", 1), ("arena_games", 0), ("eval_games", 0), ("seed", 0)):  # fmt: skip
+        minimums = {"iterations": 1, "games_per_iteration": 1, "buffer_iterations": 1, "epochs": 1, "batch_size": 1,
+                    "arena_games": 0, "eval_games": 0, "workers": 1, "seed": 0}  # fmt: skip
+        for name, low in minimums.items():
             int_param(name, getattr(self, name), low)
         float_param("learning_rate", self.learning_rate, 0.0, positive=True)
         float_param("weight_decay", self.weight_decay, 0.0)
@@ -184,14 +188,30 @@ class AlphaZeroTrainer:
     # -- the parts of an iteration --------------------------------------------------------------------
     def self_play(self, games: int, seed: int) -> list[Example]:
         """The examples of ``games`` self-play games of the best network."""
-        evaluator = NetworkEvaluator(self.best)
-        seeds = np.random.SeedSequence(seed).generate_state(games)
+        seeds = [int(value) for value in np.random.SeedSequence(seed).generate_state(games)]
         examples: list[Example] = []
         with progress_bar(self.progress, games, "self-play", "game") as bar:
-            for game_seed in seeds:
-                examples += play_selfplay_game(self.game, evaluator, self.settings.selfplay, int(game_seed))[0]
+            for game_examples in self._self_play_games(seeds):
+                examples += game_examples
                 bar.update(1)
         return examples
+
+    def _self_play_games(self, seeds: list[int]) -> Iterator[list[Example]]:
+        """The examples of each game, in the order of ``seeds`` (in worker processes with ``workers`` > 1)."""
+        workers = min(self.settings.workers, len(seeds))
+        if workers == 1:
+            evaluator = NetworkEvaluator(self.best)
+            for game_seed in seeds:
+                yield play_selfplay_game(self.game, evaluator, self.settings.selfplay, game_seed)[0]
+            return
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        network = (self.best.observation_shape, self.best.num_actions, self.best.num_players, self.best.config)
+        start = (self.game, network, self.best.state_dict(), self.settings.selfplay)
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=start) as pool:
+            yield from pool.map(_self_play_in_worker, seeds)
 
     def player(self, net: PolicyValueNet, seed: int, name: str) -> MCTSAgent:
         """The network's competitive player: greedy PUCT, no noise, the self-play budget."""
@@ -311,6 +331,21 @@ def first_place_share(returns: np.ndarray, seat: int) -> float:
     """1 for a lone winner, ``1/k`` for ``k`` players sharing the best return, 0 otherwise."""
     best = returns.max()
     return float(returns[seat] == best) / int((returns == best).sum())
+
+
+_WORKER: dict[str, Any] = {}
+"""A self-play worker's game, evaluator and settings, set once by :func:`_start_worker`."""
+
+
+def _start_worker(game: Game, network: tuple[Any, ...], weights: dict[str, Any], selfplay: SelfPlaySettings) -> None:
+    torch.set_num_threads(1)
+    net = PolicyValueNet(*network)
+    net.load_state_dict(weights)
+    _WORKER.update(game=game, evaluator=NetworkEvaluator(net), selfplay=selfplay)
+
+
+def _self_play_in_worker(seed: int) -> list[Example]:
+    return play_selfplay_game(_WORKER["game"], _WORKER["evaluator"], _WORKER["selfplay"], seed)[0]
 
 
 def _plain(settings: AlphaZeroSettings) -> dict[str, Any]:
