@@ -18,9 +18,12 @@ GENERIC_AGENTS: dict[str, type[BaseAgent]] = {"random": RandomAgent}
 """Agents that play every game."""
 PLANNERS: dict[str, str] = {"mcts": "baselines.mcts:MCTSAgent", "rhea": "baselines.rhea:RHEAAgent"}
 """Search agents that play every game through the forward model, imported when first asked for."""
-TRAINED: dict[str, str] = {"alphazero": "baselines.alphazero.agent:AlphaZeroAgent"}
-"""Agents that play every game from a trained checkpoint (``checkpoint=<path>``); they need torch, so they are
-imported only when asked for and not listed by :func:`agent_choices`."""
+TRAINED: dict[str, str] = {
+    "alphazero": "baselines.alphazero.agent:AlphaZeroAgent",
+    "tabular_q": "baselines.tabular_q:TabularQAgent",
+}
+"""Agents that play every game from a file they were trained into (``alphazero:checkpoint=<path.pt>``, needs
+torch; ``tabular_q:table=<path.npz>``); imported only when asked for and not listed by :func:`agent_choices`."""
 SB3_PREFIX = "sb3:"
 """``"sb3:<path/to/model.zip>"`` names a trained SB3 model (``baselines.sb3.SB3Agent``; needs torch and SB3)."""
 

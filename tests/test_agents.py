@@ -87,10 +87,10 @@ def test_make_agent_builds_named_agents() -> None:
 
 
 def test_make_agent_rejects_unknown_names_listing_the_choices() -> None:
-    choices = r"\['alphazero', 'heuristic', 'mcts', 'path', 'random', 'rhea'\]"
+    choices = r"\['alphazero', 'heuristic', 'mcts', 'path', 'random', 'rhea', 'tabular_q'\]"
     with pytest.raises(ValueError, match=rf"unknown agent 'alphabeta'.*{choices}"):
         make_agent("alphabeta", "quoridor")
-    with pytest.raises(ValueError, match=r"choices: \['alphazero', 'mcts', 'random', 'rhea'\]"):
+    with pytest.raises(ValueError, match=r"choices: \['alphazero', 'mcts', 'random', 'rhea', 'tabular_q'\]"):
         make_agent("path", "toy_tictactoe")
 
 

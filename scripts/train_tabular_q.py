@@ -1,0 +1,158 @@
+"""Train a generic tabular Q-learning agent on any registered game (``baselines/tabular_q.py``).
+
+    python -m scripts.train_tabular_q --game quoridor --config board_size=3 --episodes 20000 \\
+        --opponents random --eval-every 1000 --eval-games 200 --out runs/tabular_q/quoridor3
+
+The learner sits in rotating seats against ``--opponents`` (an agent spec, or ``self`` for self-play in every
+seat) and is evaluated greedily against ``--eval-opponent`` every ``--eval-every`` episodes. Writes
+``<out>/table.npz`` (play it with ``make_agent("tabular_q:table=<out>/table.npz", game)`` or
+``scripts.play --opponent ...``), ``<out>/history.csv`` and ``<out>/learning_curve.png`` (win rate with 95%
+Wilson intervals, and the number of states in the table).
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import math
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from baselines.tabular_q import QSettings, TabularQAgent, TrainingPoint, train
+from boardenvs.registry import make_game
+from scripts._args import parse_args, parse_config
+
+
+@dataclass
+class Args:
+    """Train a tabular Q-learning agent."""
+
+    game: str = "quoridor"
+    """Registered game name."""
+    config: list[str] = field(default_factory=list)
+    """Game config as key=value pairs (e.g. board_size=3)."""
+    episodes: int = 20_000
+    """Training games."""
+    opponents: str = "random"
+    """Opponents: an agent spec (random, heuristic, mcts:simulations=20, ...) in the other seats, or self."""
+    learning_rate: float = QSettings.learning_rate
+    """Learning rate alpha in (0, 1]."""
+    discount: float = QSettings.discount
+    """Discount gamma in [0, 1] per own decision."""
+    exploration: str = QSettings.exploration
+    """Exploration while training: epsilon (epsilon-greedy) or boltzmann."""
+    epsilon: float = QSettings.epsilon
+    """Epsilon in [0, 1] at the start of training."""
+    epsilon_final: str = "none"
+    """Epsilon at the end of training, reached linearly (none: constant)."""
+    temperature: float = QSettings.temperature
+    """Boltzmann temperature (> 0)."""
+    initial_value: float = QSettings.initial_value
+    """Value of every action in a newly met state."""
+    eval_every: int = 0
+    """Evaluate every this many episodes (0: episodes // 20, at least 1)."""
+    eval_games: int = 200
+    """Greedy games per evaluation, learner seat rotating (0: no evaluation)."""
+    eval_opponent: str = "random"
+    """Agent spec of the evaluation opponent."""
+    seed: int = 0
+    """Seed of everything."""
+    out: str = "runs/tabular_q/run"
+    """Output folder: table.npz, history.csv, learning_curve.png."""
+    progress: bool = True
+    """Show a tqdm progress bar."""
+
+
+def settings_of(args: Args) -> QSettings:
+    """The learning settings named by ``args`` (``ValueError`` names a bad field)."""
+    return QSettings(
+        learning_rate=args.learning_rate,
+        discount=args.discount,
+        exploration=args.exploration,
+        epsilon=args.epsilon,
+        epsilon_final=args.epsilon_final,  # text: a number or "none", read by QSettings
+        temperature=args.temperature,
+        initial_value=args.initial_value,
+    )
+
+
+def write_history(history: list[TrainingPoint], path: Path) -> None:
+    """One CSV row per :class:`TrainingPoint`."""
+    columns = [f.name for f in dataclasses.fields(TrainingPoint)]
+    with open(path, "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(columns)
+        for point in history:
+            writer.writerow([getattr(point, column) for column in columns])
+
+
+def plot_history(history: list[TrainingPoint], path: Path, title: str, num_players: int) -> None:
+    """Save the evaluation score (95% band), the share of moves the table decided, and the table size."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    episodes = [point.episode for point in history]
+    figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    evaluated = [point for point in history if not math.isnan(point.eval_score)]
+    if evaluated:
+        x = [point.episode for point in evaluated]
+        line = left.plot(x, [point.eval_score for point in evaluated], marker="o", markersize=3, label="greedy agent")
+        low, high = [point.eval_low for point in evaluated], [point.eval_high for point in evaluated]
+        left.fill_between(x, low, high, color=line[0].get_color(), alpha=0.2, linewidth=0, label="95% Wilson interval")
+        informed = [point.eval_informed for point in evaluated]
+        left.plot(x, informed, color="tab:green", linestyle=":", label="share of its moves decided by the table")
+    left.axhline(1 / num_players, color="grey", linestyle="--", label=f"1/{num_players} (equal strength, no draws)")
+    left.set_ylim(-0.02, 1.02)
+    left.set_xlabel("training episodes")
+    left.set_ylabel("score vs evaluation opponent (draws half)")
+    left.legend(loc="lower right")
+    right.plot(episodes, [point.states for point in history], marker="o", markersize=3)
+    right.set_xlabel("training episodes")
+    right.set_ylabel("states in the table")
+    for axis in (left, right):
+        axis.grid(alpha=0.3)
+    figure.suptitle(title)
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
+def main(args: Args) -> tuple[TabularQAgent, list[TrainingPoint]]:
+    """Train, then write the table, the history CSV and the learning curve into ``args.out``."""
+    game = make_game(args.game, **parse_config(args.config))
+    eval_every = args.eval_every or max(1, args.episodes // 20)
+    agent, history = train(
+        game, args.episodes, args.opponents, settings_of(args), args.seed, args.progress,
+        eval_every=eval_every, eval_games=args.eval_games, eval_opponent=args.eval_opponent,
+    )  # fmt: skip
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    agent.save(out / "table.npz")
+    write_history(history, out / "history.csv")
+    config = " ".join(args.config)
+    title = f"tabular Q: {args.game} {config} vs {args.opponents}, eval vs {args.eval_opponent}".replace("  ", " ")
+    plot_history(history, out / "learning_curve.png", title, game.spec.num_players)
+    return agent, history
+
+
+def cli(argv: list[str] | None = None) -> None:
+    """Entry point of ``python -m scripts.train_tabular_q``."""
+    args = parse_args(Args, argv if argv is not None else sys.argv[1:], description=__doc__)
+    agent, history = main(args)
+    last = history[-1]
+    print(f"trained {args.episodes} episodes; {agent.table.num_states} states")
+    if last.eval_games:
+        print(
+            f"vs {args.eval_opponent}: {last.eval_wins}-{last.eval_draws}-{last.eval_losses} in {last.eval_games} "
+            f"games, score {last.eval_score:.3f} [{last.eval_low:.3f}, {last.eval_high:.3f}]; "
+            f"{last.eval_informed:.1%} of its moves decided by the table"
+        )
+    out = Path(args.out)
+    print(f"wrote {out / 'table.npz'}, {out / 'history.csv'}, {out / 'learning_curve.png'}")
+
+
+if __name__ == "__main__":
+    cli()
