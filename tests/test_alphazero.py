@@ -23,7 +23,7 @@ from baselines.alphazero import (
 )
 from baselines.alphazero.network import masked_log_softmax
 from baselines.alphazero.selfplay import Example
-from baselines.alphazero.trainer import first_place_share, losses_of, train_network
+from baselines.alphazero.trainer import losses_of, train_network
 from baselines.mcts import MCTSAgent
 from boardenvs.registry import list_games, make_game
 
@@ -190,12 +190,6 @@ def test_a_network_search_plays_legal_moves_in_every_game(name) -> None:
         action = agent.act(game, game.determinize(state, player, rng), player)
         assert game.legal_action_mask(state)[action]
         state = game.apply(state, action)
-
-
-def test_first_place_share_splits_ties() -> None:
-    assert first_place_share(np.array([1.0, -1.0]), 0) == 1.0
-    assert first_place_share(np.array([0.5, 0.5, -1.0]), 1) == 0.5
-    assert first_place_share(np.array([0.5, 0.5, -1.0]), 2) == 0.0
 
 
 def test_self_play_in_worker_processes_plays_every_game(tmp_path) -> None:

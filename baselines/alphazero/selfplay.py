@@ -63,20 +63,23 @@ class SelfPlaySettings:
         int_param("batch_size", self.batch_size, 1)
         int_param("determinizations", self.determinizations, 1)
 
-    def searcher(self, evaluator: NetworkEvaluator, seed: int, temperature: float) -> MCTSAgent:
-        """The MCTS agent of one seat."""
+    def searcher(
+        self, evaluator: NetworkEvaluator, seed: int, temperature: float, noise: bool = True, name: str | None = None
+    ) -> MCTSAgent:
+        """A PUCT search with these settings: one seat of self-play, or (``noise=False``) a competitive player."""
         return MCTSAgent(
             seed,
+            name,
             simulations=self.simulations,
             evaluator=evaluator,
             selection="puct",
             exploration=self.exploration,
             determinizations=self.determinizations,
             temperature=temperature,
-            dirichlet_fraction=self.dirichlet_fraction,
+            dirichlet_fraction=self.dirichlet_fraction if noise else 0.0,
             dirichlet_alpha=self.dirichlet_alpha,
             batch_size=self.batch_size,
-            reuse_tree=False,
+            reuse_tree=not noise,
         )
 
 
@@ -101,18 +104,24 @@ def play_selfplay_game(
         decisions.append((game.observe(state, mover), mask, policy, mover))
         state = game.apply(state, action)
     returns = game.returns(state).astype(np.float32)
+    permutation = mirror_permutation(game) if ROTATE_180 in game.spec.symmetries else None
     examples = []
     for observation, mask, policy, mover in decisions:
         example = Example(observation, mask, policy, relative_values(returns, mover))
         examples.append(example)
-        if ROTATE_180 in game.spec.symmetries:
-            examples.append(mirrored(game, example))
+        if permutation is not None:
+            examples.append(mirrored(game, example, permutation))
     return examples, returns
 
 
-def mirrored(game: Game, example: Example) -> Example:
-    """The example of the half-turned, colour-swapped position (same value in the mover's seat order)."""
-    permutation = np.array([game.symmetric_action(a) for a in range(game.spec.num_actions)])  # type: ignore[attr-defined]
+def mirror_permutation(game: Game) -> np.ndarray:
+    """Per action id, the id of the same move on the half-turned board."""
+    return np.array([game.symmetric_action(a) for a in range(game.spec.num_actions)])  # type: ignore[attr-defined]
+
+
+def mirrored(game: Game, example: Example, permutation: np.ndarray) -> Example:
+    """The example of the half-turned, colour-swapped position (same value in the mover's seat order);
+    ``permutation`` is :func:`mirror_permutation` of the game."""
     mask, policy = np.zeros_like(example.mask), np.zeros_like(example.policy)
     mask[permutation], policy[permutation] = example.mask, example.policy
     observation = game.symmetric_observation(example.observation)  # type: ignore[attr-defined]

@@ -5,7 +5,7 @@ Seed 001's loop, generalised to 2-4 players: play ``games_per_iteration`` self-p
 network, train a copy on the examples of the last ``buffer_iterations`` iterations (value: mean squared
 error over the seats; policy: cross-entropy of the masked policy against the visit shares), pit the copy
 against the best network (``arena_games`` games, seats rotated) and keep it if it scores at least
-``accept_threshold`` (0.6 in the seed; a win is 1, a shared first place 1/k). Every iteration the best
+``accept_threshold`` (0.6 in the seed; a win is 1, a draw 1/2, as the arena counts them). Every iteration the best
 network plays ``eval_games`` against ``eval_opponent`` (seats rotated).
 """
 
@@ -28,7 +28,7 @@ from baselines.agent import Agent
 from baselines.alphazero.evaluator import NetworkEvaluator
 from baselines.alphazero.network import NetworkConfig, PolicyValueNet, masked_log_softmax, save_checkpoint
 from baselines.alphazero.selfplay import Example, SelfPlaySettings, play_selfplay_game
-from baselines.arena import play_game
+from baselines.arena import evaluate_against
 from baselines.factory import make_agent
 from baselines.mcts import MCTSAgent
 from baselines.params import float_param, int_param
@@ -172,7 +172,7 @@ class AlphaZeroTrainer:
         accepted = arena >= settings.accept_threshold
         if accepted:
             self.best = candidate.eval()
-        extra = {"iteration": iteration, "settings": _plain(settings)}
+        extra = {"iteration": iteration, "settings": dataclasses.asdict(settings)}
         save_checkpoint(self.best_path, self.best, self.game, extra)
         save_checkpoint(self.out_dir / f"iteration_{iteration:03d}.pt", self.best, self.game, extra)
         score, low, high = self.evaluate(seed_of["eval"]) if settings.eval_games else (-1.0, -1.0, -1.0)
@@ -214,38 +214,26 @@ class AlphaZeroTrainer:
             yield from pool.map(_self_play_in_worker, seeds)
 
     def player(self, net: PolicyValueNet, seed: int, name: str) -> MCTSAgent:
-        """The network's competitive player: greedy PUCT, no noise, the self-play budget."""
-        selfplay = self.settings.selfplay
-        return MCTSAgent(seed, name, simulations=selfplay.simulations, evaluator=NetworkEvaluator(net),
-                         selection="puct", exploration=selfplay.exploration, batch_size=selfplay.batch_size,
-                         determinizations=selfplay.determinizations)  # fmt: skip
+        """The network's competitive player: greedy PUCT without root noise, the self-play budget."""
+        return self.settings.selfplay.searcher(NetworkEvaluator(net), seed, temperature=0.0, noise=False, name=name)
 
     def arena(self, candidate: PolicyValueNet, seed: int) -> float:
         """The candidate's score against the best network (one seat each game, rotated)."""
-        hero, other = (lambda s: self.player(candidate, s, "candidate")), (lambda s: self.player(self.best, s, "best"))
-        return self._score(hero, other, self.settings.arena_games, seed, "arena")[0]
+        hero, best = self.player(candidate, seed, "candidate"), self.player(self.best, seed + 1, "best")
+        return self._score(hero, best, self.settings.arena_games, seed)[0]
 
     def evaluate(self, seed: int) -> tuple[float, float, float]:
         """The best network's score against ``eval_opponent`` and its 95% Wilson interval."""
-        opponent = self.settings.eval_opponent
-        hero, other = (
-            (lambda s: self.player(self.best, s, "alphazero")),
-            (lambda s: make_agent(opponent, self.game_name, s)),
+        hero = self.player(self.best, seed, "alphazero")
+        return self._score(
+            hero, make_agent(self.settings.eval_opponent, self.game_name, seed + 1), self.settings.eval_games, seed
         )
-        return self._score(hero, other, self.settings.eval_games, seed, "eval")
 
-    def _score(self, make_hero: Any, make_other: Any, games: int, seed: int, label: str) -> tuple[float, float, float]:
-        n, total = self.game.spec.num_players, 0.0
-        seeds = np.random.SeedSequence(seed).generate_state(games)
-        with progress_bar(self.progress, games, label, "game") as bar:
-            for index, game_seed in enumerate(seeds):
-                seat = index % n
-                agents: list[Agent] = [make_other(int(game_seed) + k) for k in range(n)]
-                agents[seat] = make_hero(int(game_seed) + n)
-                record = play_game(self.game, agents, int(game_seed))
-                total += first_place_share(np.asarray(record.returns), seat)
-                bar.update(1)
-        return (total / games, *wilson_interval(total, games))
+    def _score(self, hero: Agent, other: Agent, games: int, seed: int) -> tuple[float, float, float]:
+        """``hero``'s score (a win 1, a draw 1/2) in seat-rotated games against ``other`` in every other seat."""
+        wins, draws, _ = evaluate_against(self.game, hero, other, games, seed)
+        points = wins + 0.5 * draws
+        return (points / games, *wilson_interval(points, games))
 
     # -- outputs --------------------------------------------------------------------------------------
     def _write_history(self) -> None:
@@ -327,12 +315,6 @@ def losses_of(
     return policy_loss, value_loss
 
 
-def first_place_share(returns: np.ndarray, seat: int) -> float:
-    """1 for a lone winner, ``1/k`` for ``k`` players sharing the best return, 0 otherwise."""
-    best = returns.max()
-    return float(returns[seat] == best) / int((returns == best).sum())
-
-
 _WORKER: dict[str, Any] = {}
 """A self-play worker's game, evaluator and settings, set once by :func:`_start_worker`."""
 
@@ -346,7 +328,3 @@ def _start_worker(game: Game, network: tuple[Any, ...], weights: dict[str, Any],
 
 def _self_play_in_worker(seed: int) -> list[Example]:
     return play_selfplay_game(_WORKER["game"], _WORKER["evaluator"], _WORKER["selfplay"], seed)[0]
-
-
-def _plain(settings: AlphaZeroSettings) -> dict[str, Any]:
-    return dataclasses.asdict(settings)
