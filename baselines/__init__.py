@@ -1,4 +1,18 @@
-"""Baseline agents for boardenvs games, and the arena that plays them against each other (DESIGN.md §4)."""
+"""Baseline agents for boardenvs games, and the arena that plays them against each other.
+
+* :mod:`baselines.agent`: the :class:`Agent` protocol, :class:`BaseAgent` and :class:`RandomAgent`.
+* :mod:`baselines.factory`: agents by name (:func:`make_agent`, ``"mcts:simulations=400"``).
+* :mod:`baselines.games`: each game's scripted agents from its source paper, value function, priors and
+  playouts.
+* :mod:`baselines.search`: MCTS, RHEA and NTBEA for every game, and their evaluators.
+* :mod:`baselines.learners`: tabular Q-learning, SB3 (PPO, DQN) and AlphaZero.
+* :mod:`baselines.arena`: matches, tournaments, their results and logs.
+* :mod:`baselines.params`, :mod:`baselines.progress`, :mod:`baselines.settings`: agent settings from text,
+  progress bars, and script arguments turned into settings.
+
+Importing ``baselines`` registers the scripted agents as opponents of the single-agent environments
+(:func:`baselines.games.register_opponents`).
+"""
 
 from baselines.agent import Agent, BaseAgent, RandomAgent, SeedLike
 from baselines.arena import (
@@ -11,6 +25,9 @@ from baselines.arena import (
     tournament_schedule,
 )
 from baselines.factory import agent_choices, make_agent
+from baselines.games import register_opponents
+
+register_opponents()
 
 __all__ = [
     "Agent",

@@ -1,4 +1,4 @@
-"""The agent interface (DESIGN.md §4) and the simplest agents.
+"""The agent interface and the simplest agents.
 
 An agent picks an action for ``player`` from ``view = game.determinize(true_state, player, rng)``: it never
 sees the true state of a hidden-information game. Every agent owns a seeded ``np.random.Generator``; there is

@@ -3,6 +3,10 @@
 A spec is an agent name, optionally followed by ``:key=value`` settings passed to the agent's constructor:
 ``"mcts:simulations=400:evaluator=heuristic"``, ``"rhea:sequence_length=5"``. Values are read as ``true``/
 ``false``, ``none``, integers, floats, or else text. ``"sb3:<path/to/model.zip>"`` names a trained model.
+
+The names: ``random`` (:mod:`baselines.agent`), the search agents ``mcts`` and ``rhea`` (:mod:`baselines.search`),
+each game's scripted agents (:mod:`baselines.games`), and the trained agents ``alphazero``, ``tabular_q`` and
+``sb3:`` (:mod:`baselines.learners`).
 """
 
 from __future__ import annotations
@@ -12,26 +16,26 @@ from collections.abc import Mapping
 from typing import Any
 
 from baselines.agent import Agent, BaseAgent, RandomAgent, SeedLike
-from baselines.heuristics import heuristic_agents
+from baselines.games import scripted_agents
 
 GENERIC_AGENTS: dict[str, type[BaseAgent]] = {"random": RandomAgent}
 """Agents that play every game."""
-PLANNERS: dict[str, str] = {"mcts": "baselines.mcts:MCTSAgent", "rhea": "baselines.rhea:RHEAAgent"}
+PLANNERS: dict[str, str] = {"mcts": "baselines.search.mcts:MCTSAgent", "rhea": "baselines.search.rhea:RHEAAgent"}
 """Search agents that play every game through the forward model, imported when first asked for."""
 TRAINED: dict[str, str] = {
-    "alphazero": "baselines.alphazero.agent:AlphaZeroAgent",
-    "tabular_q": "baselines.tabular_q:TabularQAgent",
+    "alphazero": "baselines.learners.alphazero.agent:AlphaZeroAgent",
+    "tabular_q": "baselines.learners.tabular_q:TabularQAgent",
 }
 """Agents that play every game from a file they were trained into (``alphazero:checkpoint=<path.pt>``, needs
 torch; ``tabular_q:table=<path.npz>``); imported only when asked for and not listed by :func:`agent_choices`."""
 SB3_PREFIX = "sb3:"
-"""``"sb3:<path/to/model.zip>"`` names a trained SB3 model (``baselines.sb3.SB3Agent``; needs torch and SB3)."""
+"""``"sb3:<path/to/model.zip>"`` names a trained SB3 model (``baselines.learners.sb3.SB3Agent``; needs torch, SB3)."""
 
 
 def agent_choices(game_name: str) -> dict[str, type[BaseAgent]]:
     """Every agent name ``make_agent`` accepts for ``game_name``, with its class."""
     planners = {name: _import_class(path) for name, path in PLANNERS.items()}
-    return {**GENERIC_AGENTS, **planners, **heuristic_agents(game_name)}
+    return {**GENERIC_AGENTS, **planners, **scripted_agents(game_name)}
 
 
 def _import_class(path: str) -> type[BaseAgent]:
@@ -96,7 +100,7 @@ def make_agent(
     """
     text = spec.strip()
     if text.startswith(SB3_PREFIX):
-        from baselines.sb3.agent import SB3Agent
+        from baselines.learners.sb3.agent import SB3Agent
 
         return SB3Agent.load(text[len(SB3_PREFIX) :], seed=seed, name=text, game_name=game_name)
     name, written = parse_spec(text)

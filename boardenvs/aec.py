@@ -1,4 +1,4 @@
-"""PettingZoo AEC adapter: one class serves every registered game (DESIGN.md §3).
+"""PettingZoo AEC adapter: one class serves every registered game (docs/design.md §3).
 
 It follows PettingZoo classic (connect_four, chess): agents ``player_0 .. player_{n-1}`` (agent ``player_i``
 is the game's player ``i``), observations ``{"observation": float32, "action_mask": int8}`` with an all-zero

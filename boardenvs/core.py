@@ -1,4 +1,4 @@
-"""The game contract every boardenvs game implements (see DESIGN.md §2).
+"""The game contract every boardenvs game implements (``docs/design.md`` §2).
 
 A :class:`Game` is a stateless object: it holds only its frozen config and its :class:`GameSpec`.
 All mutable data lives in a :class:`State`. ``apply`` returns a new state and never mutates its input.
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -80,14 +81,87 @@ class State(Protocol):
 
 
 S = TypeVar("S")
+M = TypeVar("M")
 
 
-class Game(ABC, Generic[S]):
-    """Base class of every game. Subclasses set ``name``, ``version`` and ``config_class``."""
+class Symmetry(ABC, Generic[S]):
+    """A transformation of a game onto itself: equivalent positions, observations and action ids.
+
+    Seat ``p`` of a state is seat ``players[p]`` of the transformed state, and action id ``a`` of the player to
+    move is ``actions[a]`` there. A symmetry commutes with the rules, which ``boardenvs.testing.check_game``
+    verifies on every position it plays: the transformed state's mover is ``players[mover]``, its mask is the
+    mask permuted by ``actions``, ``observe(state(s), players[p]) == observation(observe(s, p))``,
+    ``apply(state(s), actions[a]) == state(apply(s, a))`` and its returns are the returns permuted by ``players``.
+    Learners use the three ``*_of`` helpers to augment training data with any game's symmetries.
+
+    Attributes:
+        name: Short name, listed in ``GameSpec.symmetries``.
+        actions: ``int64[num_actions]`` (read-only): the image of every action id.
+        players: The image of every seat.
+    """
+
+    def __init__(self, name: str, actions: np.ndarray, players: tuple[int, ...]) -> None:
+        actions = np.asarray(actions, dtype=np.int64).copy()
+        if sorted(actions.tolist()) != list(range(len(actions))):
+            raise ValueError(f"symmetry {name!r}: actions must be a permutation of range({len(actions)})")
+        if sorted(players) != list(range(len(players))):
+            raise ValueError(f"symmetry {name!r}: players must be a permutation of range({len(players)})")
+        actions.flags.writeable = False
+        self.name, self.actions, self.players = name, actions, tuple(players)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"
+
+    @abstractmethod
+    def state(self, state: S) -> S:
+        """The transformed position (a new state; ``state`` is not changed)."""
+
+    @abstractmethod
+    def observation(self, observation: np.ndarray) -> np.ndarray:
+        """Seat ``players[p]``'s observation of the transformed state, from seat ``p``'s of the original."""
+
+    def mover_of(self, state: S) -> int:
+        """The seat to move in the transformed state (``TERMINAL`` stays)."""
+        player = state.current_player  # type: ignore[attr-defined]
+        return player if player == TERMINAL else self.players[player]
+
+    def action_values_of(self, values: np.ndarray) -> np.ndarray:
+        """Per-action values (a policy, a mask, logits) moved to the transformed action ids."""
+        moved = np.empty_like(values)
+        moved[self.actions] = values
+        return moved
+
+    def seat_values_of(self, values: np.ndarray) -> np.ndarray:
+        """Per-seat values (returns, value targets by seat) moved to the transformed seats."""
+        moved = np.empty_like(values)
+        moved[list(self.players)] = values
+        return moved
+
+
+class Game(ABC, Generic[S, M]):
+    """Base class of every game: the contract of DESIGN §2, with the parts every game shares.
+
+    A subclass sets ``name``, ``version`` and ``config_class`` and implements the abstract members. The base class
+    owns what would otherwise be repeated:
+
+    * **Construction.** ``Game(config)`` or ``Game(**fields)`` validates the config, calls the :meth:`_setup` hook
+      (per-config tables, caches), then builds the pure :meth:`_make_spec` and the :meth:`_make_symmetries`.
+      Games pickle by config (:meth:`__reduce__`) and compare equal when their configs do.
+    * **Moves.** ``encode(state, move)`` and ``decode(state, action)`` convert between the game's typed move
+      (a NamedTuple, type parameter ``M``) and its action id, in the frame of the player to move.
+    * **Legality.** :meth:`apply` checks the action (fast path :meth:`is_legal`, errors from
+      :meth:`check_action` with :meth:`illegal_reason`) and only then calls the game's :meth:`_apply`.
+    * **The move cap.** After ``spec.max_game_length`` plies :meth:`apply` ends the game as truncated
+      (:meth:`_end_at_move_cap`); the game's :meth:`returns` ranks a truncated game by its own rule.
+    * **Shared wins.** :func:`shared_win_returns` is the one convention for wins and draws of every game.
+    """
 
     name: ClassVar[str]
     version: ClassVar[int]
     config_class: ClassVar[type]
+    cap_overrides_final_win: ClassVar[bool] = False
+    """True when a game that reaches the move cap is a truncated draw even if its last ply won (OpenSpiel's
+    Quoridor); by default a win on the last ply stands."""
 
     def __init__(self, config: Any = None, **kwargs: Any) -> None:
         if config is None:
@@ -97,7 +171,12 @@ class Game(ABC, Generic[S]):
         elif not isinstance(config, self.config_class):
             raise TypeError(f"config must be a {self.config_class.__name__}, got {type(config).__name__}")
         self.config = config
-        self.spec: GameSpec = self._make_spec()
+        self._setup()
+        spec = self._make_spec()
+        self.symmetries: tuple[Symmetry[S], ...] = self._make_symmetries()
+        self.spec: GameSpec = dataclasses.replace(spec, symmetries=tuple(s.name for s in self.symmetries))
+        self._move_cap = spec.max_game_length
+        self._num_actions = spec.num_actions
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.config!r})"
@@ -108,10 +187,23 @@ class Game(ABC, Generic[S]):
     def __hash__(self) -> int:
         return hash((type(self), self.config))
 
-    # -- required ------------------------------------------------------------------------------
-    @abstractmethod
-    def _make_spec(self) -> GameSpec: ...
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its class and config: tables and caches are rebuilt by :meth:`_setup`."""
+        return (type(self), (self.config,))
 
+    # -- construction hooks ------------------------------------------------------------------------
+    def _setup(self) -> None:
+        """Build what depends only on ``self.config`` (tables, caches); runs before :meth:`_make_spec`."""
+
+    @abstractmethod
+    def _make_spec(self) -> GameSpec:
+        """The spec of this configured game (pure: reads ``self.config`` and what :meth:`_setup` built)."""
+
+    def _make_symmetries(self) -> tuple[Symmetry[S], ...]:
+        """The symmetries of this configured game (none by default); their names become ``spec.symmetries``."""
+        return ()
+
+    # -- required ------------------------------------------------------------------------------
     @abstractmethod
     def initial_state(self, rng: np.random.Generator) -> S:
         """A new game; every setup random choice comes from ``rng``."""
@@ -124,8 +216,11 @@ class Game(ABC, Generic[S]):
         """
 
     @abstractmethod
-    def apply(self, state: S, action: int) -> S:
-        """The state after ``action``; raises ``ValueError`` for an illegal action."""
+    def _apply(self, state: S, action: int) -> S:
+        """The successor of ``state`` after the legal ``action`` (a Python int), with ``ply`` one higher.
+
+        Called by :meth:`apply` after the legality check; never mutates ``state``. The move cap is not its job.
+        """
 
     @abstractmethod
     def returns(self, state: S) -> np.ndarray:
@@ -136,12 +231,70 @@ class Game(ABC, Generic[S]):
         """``float32[spec.observation_shape]``: what ``player`` may see, from its point of view."""
 
     @abstractmethod
+    def encode(self, state: S, move: M) -> int:
+        """The action id of ``move`` for the player to move in ``state``; ``ValueError`` if it has none."""
+
+    @abstractmethod
+    def decode(self, state: S, action: int) -> M:
+        """The move of action id ``action`` for the player to move in ``state``."""
+
+    @abstractmethod
     def action_to_str(self, state: S, action: int) -> str:
         """The action in the game's standard notation."""
 
     @abstractmethod
     def to_text(self, state: S) -> str:
         """Canonical human-readable form of the state."""
+
+    # -- playing -------------------------------------------------------------------------------
+    def apply(self, state: S, action: int) -> S:
+        """The state after ``action``: ``TypeError``/``ValueError`` saying why if it is not a legal action id.
+
+        Checks legality, calls the game's :meth:`_apply`, and ends the game at the move cap.
+        """
+        if type(action) is not int or not self.is_legal(state, action):
+            action = self.check_action(state, action)
+        new = self._apply(state, action)
+        if new.ply >= self._move_cap and (  # type: ignore[attr-defined]
+            new.current_player != TERMINAL or self.cap_overrides_final_win  # type: ignore[attr-defined]
+        ):
+            self._end_at_move_cap(new)
+        return new
+
+    def is_legal(self, state: S, action: int) -> bool:
+        """Whether the Python int ``action`` is legal in ``state`` (games override it with a faster test)."""
+        return (
+            state.current_player != TERMINAL  # type: ignore[attr-defined]
+            and 0 <= action < self._num_actions
+            and bool(self.legal_action_mask(state)[action])
+        )
+
+    def check_action(self, state: S, action: int) -> int:
+        """``int(action)`` if legal in ``state``, else a ``TypeError``/``ValueError`` saying why."""
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise TypeError(f"action must be an int, got {type(action).__name__}")
+        action = int(action)
+        if self.is_terminal(state):
+            raise ValueError(f"action {action} played after the game ended")
+        if not 0 <= action < self.spec.num_actions:
+            raise ValueError(f"action {action} is out of range [0, {self.spec.num_actions})")
+        if not self.is_legal(state, action):
+            reason = self.illegal_reason(state, action)
+            raise ValueError(f"action {action} is illegal here" + (f": {reason}" if reason else ""))
+        return action
+
+    def illegal_reason(self, state: S, action: int) -> str:
+        """Why the in-range ``action`` is illegal in ``state``, for the error message ("" = no detail)."""
+        del state, action
+        return ""
+
+    def _end_at_move_cap(self, state: S) -> None:
+        """End ``state`` (fresh from :meth:`_apply`, not shared) at the move cap: terminal and truncated.
+
+        Games that record the outcome on the state (winners by ranking) extend this and call ``super()``.
+        """
+        state.current_player = TERMINAL  # type: ignore[attr-defined]
+        state.truncated = True  # type: ignore[attr-defined]
 
     # -- defaults ------------------------------------------------------------------------------
     def scores(self, state: S) -> np.ndarray:
@@ -174,7 +327,7 @@ class Game(ABC, Generic[S]):
         return list(events)
 
     def text_for(self, state: S, player: int) -> str:
-        """The state as seat ``player`` may see it: what ``scripts/play.py`` shows a human in that seat.
+        """The state as seat ``player`` may see it: what a front end shows a human in that seat.
 
         The default is :meth:`to_text`, right for perfect information; a game with hidden information
         overrides it to leave out what :meth:`determinize` would resample for ``player``.
@@ -199,25 +352,6 @@ class Game(ABC, Generic[S]):
     def render_rgb(self, state: S) -> np.ndarray:
         """``uint8[H, W, 3]`` picture of the state (games override with a real drawing)."""
         return text_to_rgb(self.to_text(state))
-
-    def check_action(self, state: S, action: int) -> int:
-        """``int(action)`` if legal in ``state``, else a ``ValueError`` naming the action."""
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise TypeError(f"action must be an int, got {type(action).__name__}")
-        action = int(action)
-        if self.is_terminal(state):
-            raise ValueError(f"action {action} played after the game ended")
-        if not 0 <= action < self.spec.num_actions:
-            raise ValueError(f"action {action} is out of range [0, {self.spec.num_actions})")
-        if not self.legal_action_mask(state)[action]:
-            reason = self.illegal_reason(state, action)
-            raise ValueError(f"action {action} is illegal here" + (f": {reason}" if reason else ""))
-        return action
-
-    def illegal_reason(self, state: S, action: int) -> str:
-        """Why the in-range ``action`` is illegal in ``state``, for the error message ("" = no detail)."""
-        del state, action
-        return ""
 
 
 # -- configs ------------------------------------------------------------------------------------
@@ -246,12 +380,20 @@ def check_choice(name: str, value: Any, allowed: tuple[Any, ...]) -> None:
 
 
 # -- small helpers shared by games --------------------------------------------------------------
-def winner_returns(num_players: int, winner: int | None) -> np.ndarray:
-    """Zero-sum returns: winner +1, every other player -1/(n-1); all zeros for a draw (None)."""
+def shared_win_returns(num_players: int, winners: Sequence[int]) -> np.ndarray:
+    """The returns of every game: zero-sum, in [-1, 1], a loser's share independent of how many won.
+
+    With ``k`` of ``n`` players winning, each winner gets ``(n - k) / (k (n - 1))`` and each loser ``-1 / (n - 1)``:
+    a sole winner +1, as in a two-player win; no winners, or everybody winning, is a draw (all zeros).
+
+    >>> shared_win_returns(4, [2]) * 3, shared_win_returns(4, [0, 1]) * 3
+    (array([-1., -1.,  3., -1.], dtype=float32), array([ 1.,  1., -1., -1.], dtype=float32))
+    """
     returns = np.zeros(num_players, dtype=np.float32)
-    if winner is not None:
+    k = len(winners)
+    if 0 < k < num_players:
         returns[:] = -1.0 / (num_players - 1)
-        returns[winner] = 1.0
+        returns[list(winners)] = (num_players - k) / (k * (num_players - 1))
     return returns
 
 

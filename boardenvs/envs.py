@@ -1,21 +1,20 @@
-"""Registration of every game with ``pettingzoo.make`` and ``gymnasium.make``.
+"""Registration of every game with ``gymnasium.make`` and ``pettingzoo.make``.
 
 After ``import boardenvs``, each registered game ``<name>`` (gym name ``<GymName>``, version ``<v>``) has
 
-- ``pettingzoo.make("aec", "boardenvs/<name>-v<v>", **kwargs)``: the wrapped AEC env (``boardenvs.aec.env``);
 - ``gymnasium.make("boardenvs/<GymName>-v<v>", opponent=..., **config)``: the single-agent env
-  (``boardenvs.single_agent.SingleAgentEnv``).
+  (``boardenvs.single_agent.SingleAgentEnv``);
+- ``pettingzoo.make("aec", "boardenvs/<name>-v<v>", **kwargs)``: the wrapped AEC env (``boardenvs.aec.env``).
 
-Entry points are strings, so registering imports neither the adapters' dependencies nor torch or pygame.
-A game registered later (for example in tests) is added with :func:`register_envs`.
+Registration is lazy: ``boardenvs/__init__.py`` asks for :func:`register_gymnasium_envs` and
+:func:`register_pettingzoo_envs` to run when (or if) Gymnasium and PettingZoo are imported, so the rules import
+with numpy alone. Entry points are strings, so registering imports none of the adapters' dependencies. A game
+registered later (for example in tests) is added with :func:`register_envs`.
 """
 
 from __future__ import annotations
 
-import importlib.util
-
-import gymnasium
-import pettingzoo
+import sys
 
 from boardenvs.registry import game_entry, list_games
 
@@ -37,17 +36,36 @@ def gym_env_id(game_name: str) -> str:
 
 
 def register_envs(game_name: str) -> None:
-    """Register the AEC and single-agent envs of one registered game; registering again does nothing."""
-    aec_id, gym_id = aec_env_id(game_name), gym_env_id(game_name)
-    if aec_id not in pettingzoo.aec_registry:
-        pettingzoo.register("aec", aec_id, entry_point=AEC_ENTRY_POINT, kwargs={"game_name": game_name})
+    """Register the envs of one registered game with whichever of Gymnasium and PettingZoo is imported."""
+    if "gymnasium" in sys.modules:
+        _register_gymnasium(game_name)
+    if "pettingzoo" in sys.modules:
+        _register_pettingzoo(game_name)
+
+
+def register_gymnasium_envs() -> None:
+    """Register the single-agent env of every registered game with Gymnasium (again: no change)."""
+    for name in list_games():
+        _register_gymnasium(name)
+
+
+def register_pettingzoo_envs() -> None:
+    """Register the AEC env of every registered game with PettingZoo (again: no change)."""
+    for name in list_games():
+        _register_pettingzoo(name)
+
+
+def _register_gymnasium(game_name: str) -> None:
+    import gymnasium
+
+    gym_id = gym_env_id(game_name)
     if gym_id not in gymnasium.registry:
         gymnasium.register(gym_id, entry_point=GYM_ENTRY_POINT, kwargs={"game_name": game_name})
 
 
-def register_all_envs() -> None:
-    """Import ``boardenvs.games`` (so the games register themselves), then register envs for every game."""
-    if importlib.util.find_spec("boardenvs.games") is not None:
-        importlib.import_module("boardenvs.games")
-    for name in list_games():
-        register_envs(name)
+def _register_pettingzoo(game_name: str) -> None:
+    import pettingzoo
+
+    aec_id = aec_env_id(game_name)
+    if aec_id not in pettingzoo.aec_registry:
+        pettingzoo.register("aec", aec_id, entry_point=AEC_ENTRY_POINT, kwargs={"game_name": game_name})

@@ -1,6 +1,6 @@
 """Single-agent Gymnasium adapter: the learner plays one seat, opponents act inside ``reset``/``step``.
 
-One class serves every registered game (DESIGN.md §3). Observations are
+One class serves every registered game (``docs/design.md`` §3). Observations are
 ``{"observation": float32 (or a Dict of named fields), "action_mask": int8}`` as in the AEC env, and
 :meth:`SingleAgentEnv.action_masks` gives the bool mask sb3-contrib's ``MaskablePPO`` looks for. The reward is
 the learner's return at the end of the game (0 before), including a loss caused by an opponent's reply.
@@ -15,7 +15,9 @@ Example:
 Opponents (``opponent=``, or a list with one per opponent seat, given in increasing seat order):
 
 - ``"random"``: uniform over the legal actions, drawn from the env's ``np_random``;
-- ``"heuristic"``: the game's scripted agent (``GameEntry.heuristic_agent``, imported on first use);
+- ``"heuristic"``: the game's default scripted agent, or any other opponent name registered for the game
+  (``boardenvs.registry.register_opponent``; this project's agent package registers its scripted agents,
+  e.g. ``"path"``);
 - an agent object with ``act(game, view, player) -> int``; it gets ``game.determinize(state, player, rng)``;
 - a callable ``f(obs, action_mask, np_random) -> int`` with the opponent's own observation dict and bool mask.
 
@@ -26,7 +28,6 @@ every ``reset`` (an opponent pool uses it to draw this episode's opponent from t
 
 from __future__ import annotations
 
-import importlib
 from typing import Any, Protocol
 
 import gymnasium
@@ -41,14 +42,14 @@ from boardenvs.aec import (
     masked_observation_space,
 )
 from boardenvs.core import check_int
-from boardenvs.registry import game_entry, make_game
+from boardenvs.registry import make_game, make_opponent_agent
 from boardenvs.rendering import RENDER_FPS, RENDER_MODES, HumanWindow, check_render_mode, render_state
 
 MAX_NEW_GAMES: int = 100
 """How many new games ``reset`` starts at most when a game ends before the learner's first move."""
 
 _OPPONENT_KINDS = (
-    "'random', 'heuristic', an agent with act(game, view, player) -> int, "
+    "'random', 'heuristic' or another registered opponent name, an agent with act(game, view, player) -> int, "
     "a callable f(obs, action_mask, np_random) -> int, or a list of these (one per opponent seat)"
 )
 
@@ -92,40 +93,12 @@ class CallableOpponent:
         return int(self.agent(obs, obs["action_mask"].astype(bool), env.np_random))
 
 
-def load_heuristic_agent(game_name: str) -> Any:
-    """A new instance of the scripted agent registered for ``game_name`` (``GameEntry.heuristic_agent``).
-
-    The path is ``"package.module:Class"`` (or ``"package.module.Class"``); the class or factory is called with
-    no arguments.
-
-    Raises:
-        ValueError: The game has no scripted agent.
-        ImportError: Its module cannot be imported.
-    """
-    path = game_entry(game_name).heuristic_agent
-    if not path:
-        raise ValueError(
-            f"opponent='heuristic' is not available: game {game_name!r} registers no heuristic agent; "
-            f"opponent must be one of {_OPPONENT_KINDS}"
-        )
-    module_name, _, attribute = path.partition(":") if ":" in path else path.rpartition(".")
-    try:
-        target: Any = importlib.import_module(module_name)
-    except ImportError as error:
-        raise ImportError(f"cannot import the heuristic agent {path!r} of game {game_name!r}: {error}") from error
-    for part in attribute.split("."):
-        target = getattr(target, part)
-    return target()
-
-
 def make_opponent(spec: Any, game_name: str) -> Opponent:
     """The :class:`Opponent` described by one ``opponent=`` value (see the module docstring)."""
     if isinstance(spec, str):
         if spec == "random":
             return RandomOpponent()
-        if spec == "heuristic":
-            return AgentOpponent(load_heuristic_agent(game_name))
-        raise ValueError(f"opponent must be one of {_OPPONENT_KINDS}; got {spec!r}")
+        return AgentOpponent(make_opponent_agent(game_name, spec))
     if isinstance(spec, type):
         raise TypeError(f"opponent must be an instance, not the class {spec.__name__}; allowed: {_OPPONENT_KINDS}")
     if callable(getattr(spec, "act", None)):
@@ -359,7 +332,6 @@ __all__ = [
     "Opponent",
     "RandomOpponent",
     "SingleAgentEnv",
-    "load_heuristic_agent",
     "make_opponent",
     "make_opponents",
 ]

@@ -1,4 +1,4 @@
-"""Conformance checker shipped with the package: ``check_game(game)`` (DESIGN.md §5.1).
+"""Conformance checker shipped with the package: ``check_game(game)`` (``docs/design.md`` §5.1).
 
 Plays seeded random games and checks every promise of the game contract. Raises
 :class:`ContractError` with the game, seed and ply of the first violation.
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from boardenvs.core import Game
+from boardenvs.core import Game, Symmetry
 
 
 class ContractError(AssertionError):
@@ -35,7 +35,9 @@ def check_game(game: Game, num_games: int = 20, seed: int = 0) -> CheckReport:
     ``key()`` is unchanged), determinism (same seed and actions give the same keys), observation
     shape/dtype/bounds and field layout, no hidden-information leak through ``determinize``
     (observations and ``text_for``), termination within ``spec.max_game_length``, returns
-    shape/range/zero-sum, pickling, and the notation round trip of ``action_to_str``/``parse_action``.
+    shape/range/zero-sum, pickling, the notation round trip of ``action_to_str``/``parse_action``, the codec
+    round trip ``encode(state, decode(state, a)) == a``, ``ply`` counting every ``apply``, and that every
+    declared symmetry commutes with the rules (:func:`check_symmetry`).
     """
     _check_spec(game)
     report = CheckReport()
@@ -72,12 +74,14 @@ def _play_and_check(game: Game, seed: int, report: CheckReport) -> tuple[list[by
     while True:
         where = f"seed {seed} ply {len(actions)}"
         _check_position(game, state, rng, where)
-        if game.is_terminal(state):
+        action = None if game.is_terminal(state) else int(rng.choice(game.legal_actions(state)))
+        for symmetry in game.symmetries:
+            check_symmetry(game, symmetry, state, action, where)
+        if action is None:
             break
-        mask = game.legal_action_mask(state)
-        action = int(rng.choice(np.flatnonzero(mask)))
         state = game.apply(state, action)
         actions.append(action)
+        _expect(state.ply == states[-1].ply + 1, game, "apply must count one ply", where)
         _expect(keys[-1] == states[-1].key(), game, "apply mutated its input state", where)
         states.append(state)
         keys.append(state.key())
@@ -111,6 +115,9 @@ def _check_position(game: Game, state, rng: np.random.Generator, where: str) -> 
 
 
 def _check_notation(game: Game, state, mask: np.ndarray, where: str) -> None:
+    for action in np.flatnonzero(mask)[:8]:
+        move = game.decode(state, int(action))
+        _expect(game.encode(state, move) == action, game, f"encode(decode({action})) gives another id", where)
     names = [game.action_to_str(state, int(a)) for a in np.flatnonzero(mask)]
     _expect(len(set(names)) == len(names), game, f"two legal actions share a name: {names}", where)
     for action in np.flatnonzero(mask)[:8]:
@@ -151,6 +158,33 @@ def _check_observation(game: Game, state, player: int, rng: np.random.Generator,
     if player == state.current_player:
         same_mask = np.array_equal(game.legal_action_mask(view), game.legal_action_mask(state))
         _expect(same_mask, game, "determinize changed the mover's legal actions", place)
+
+
+def check_symmetry(game: Game, symmetry: Symmetry, state, action: int | None, where: str = "") -> None:
+    """Check that ``symmetry`` commutes with the rules at ``state`` and with the legal ``action`` (if any).
+
+    The transformed state has the transformed mover, the permuted mask, the transformed observation of every
+    seat and the permuted returns; transforming then playing the transformed action equals playing then
+    transforming. ``ContractError`` otherwise.
+    """
+    place = f"{where} symmetry {symmetry.name}"
+    key = state.key()
+    image = symmetry.state(state)
+    _expect(state.key() == key, game, "the symmetry mutated the state", place)
+    _expect(image.current_player == symmetry.mover_of(state), game, "the mover is not the mover's image", place)
+    mask = game.legal_action_mask(state)
+    moved = symmetry.action_values_of(np.asarray(mask))
+    _expect(np.array_equal(game.legal_action_mask(image), moved), game, "the mask does not permute", place)
+    for player in range(game.spec.num_players):
+        expected = symmetry.observation(game.observe(state, player))
+        seen = game.observe(image, symmetry.players[player])
+        _expect(np.array_equal(seen, expected), game, f"player {player}'s observation does not transform", place)
+    returns = symmetry.seat_values_of(game.returns(state))
+    _expect(np.array_equal(game.returns(image), returns), game, "the returns do not permute", place)
+    if action is not None:
+        after = game.apply(image.copy(), int(symmetry.actions[action])).key()
+        played = game.apply(state.copy(), action)  # a copy: mutation is the main loop's check, not this one's
+        _expect(after == symmetry.state(played).key(), game, "apply does not commute", place)
 
 
 def _check_replay(game: Game, seed: int, actions: list[int], keys: list[bytes]) -> None:

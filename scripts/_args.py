@@ -1,4 +1,7 @@
-"""Command lines built from an ``Args`` dataclass: one flag per field, help from the field's docstring."""
+"""Command lines built from an ``Args`` dataclass: one flag per field, help from the field's docstring.
+
+A game config given as ``key=value`` flags is read by :func:`baselines.settings.parse_config`.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +17,16 @@ T = TypeVar("T")
 
 
 def field_docs(cls: type) -> dict[str, str]:
-    """The string literal under each field of a dataclass (its attribute docstring)."""
+    """The string literal under each field of a dataclass (its attribute docstring), inherited ones included:
+    an ``Args`` that extends a library's settings dataclass documents its fields there, once."""
+    docs: dict[str, str] = {}
+    for klass in reversed(cls.__mro__):
+        if dataclasses.is_dataclass(klass):
+            docs.update(_own_field_docs(klass))
+    return docs
+
+
+def _own_field_docs(cls: type) -> dict[str, str]:
     tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
     body = tree.body[0].body  # type: ignore[attr-defined]
     docs: dict[str, str] = {}
@@ -50,16 +62,3 @@ def parse_args(cls: type[T], argv: list[str] | None = None, description: str | N
     namespace = parser.parse_args(argv)
     return cls(**vars(namespace))
 
-
-def parse_config(pairs: list[str]) -> dict[str, Any]:
-    """Game config from ``key=value`` strings; values are read as Python literals when possible."""
-    config: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise ValueError(f"config entries must look like key=value, got {pair!r}")
-        try:
-            config[key] = ast.literal_eval(value)
-        except (ValueError, SyntaxError):
-            config[key] = value
-    return config

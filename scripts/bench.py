@@ -1,7 +1,7 @@
 """Speed benchmarks: random-play transitions per second of the forward model and of the AEC env.
 
 Every engine is driven by the same loop: read the legal actions (``game.legal_actions``, as the reference
-measurements of PERFORMANCE.md do; the "mask" row reads ``legal_action_mask`` instead), pick one uniformly
+engines' speeds were measured; the "mask" row reads ``legal_action_mask`` instead), pick one uniformly
 with a pre-drawn random number, apply it, start a new game when one ends. When ``open_spiel`` is installed,
 its C++ Quoridor is measured in the same run and the ratios are printed.
 
@@ -28,8 +28,9 @@ from typing import Any
 import numpy as np
 
 import boardenvs
+from baselines.settings import parse_config
 from boardenvs.registry import make_game
-from scripts._args import parse_args, parse_config
+from scripts._args import parse_args
 
 
 @dataclass
@@ -183,8 +184,8 @@ class SearchSpeed:
 
 def our_mcts_search(config: dict[str, Any], simulations: int, uct_c: float, seed: int, fast: bool) -> float:
     """Seconds of one ``MCTSAgent`` search (random rollouts) from the initial Quoridor position."""
-    from baselines.evaluators import RolloutEvaluator
-    from baselines.mcts import MCTSAgent
+    from baselines.search.evaluators import RolloutEvaluator
+    from baselines.search.mcts import MCTSAgent
 
     game = make_game("quoridor", **config)
     agent = MCTSAgent(seed, simulations=simulations, exploration=uct_c, evaluator=RolloutEvaluator(fast=fast))

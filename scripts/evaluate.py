@@ -13,10 +13,11 @@ import sys
 from dataclasses import dataclass, field
 
 from baselines.arena import evaluate_against
+from baselines.arena.ratings import wilson_interval
 from baselines.factory import make_agent
-from baselines.ratings import wilson_interval
+from baselines.settings import parse_config
 from boardenvs.registry import make_game
-from scripts._args import parse_args, parse_config
+from scripts._args import parse_args
 
 
 @dataclass

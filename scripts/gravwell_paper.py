@@ -28,9 +28,9 @@ from typing import Any
 
 from baselines.agent import BaseAgent
 from baselines.arena import game_seeds, play_game
-from baselines.gravwell_qlearning import PretrainedQAgent, QLearningAgent, QSettings, learn
-from baselines.heuristics.gravwell import DecisionTreeAgent, RandomAgent, RandomNoStopAgent
-from baselines.ratings import wilson_interval
+from baselines.arena.ratings import wilson_interval
+from baselines.games.gravwell import DecisionTreeAgent, RandomAgent, RandomNoStopAgent
+from baselines.games.gravwell.qlearning import PretrainedQAgent, QLearningAgent, QSettings, learn
 from boardenvs.games.gravwell import Gravwell
 from scripts._args import parse_args
 

@@ -1,7 +1,7 @@
 """Tournament points by finishing place, read from a tournament log (``scripts.tournament --log``).
 
 Battle Sheep's course ranks the four players of a game by score and gives 5, 3, 2 and 1 points to the 1st to
-4th place; tied players split the points of the places they share evenly (RULES.md §4.5). This script applies
+4th place; tied players split the points of the places they share evenly (seed 003). This script applies
 such a table to every seat of every logged game and prints each agent's mean points per seat and mean score.
 
     python -m scripts.placement_points runs/sheep.jsonl                 # 5,3,2,1
@@ -10,15 +10,10 @@ such a table to every seat of every logged game and prints each agent's mean poi
 
 from __future__ import annotations
 
-import json
 import sys
-from collections import defaultdict
 from dataclasses import dataclass
-from pathlib import Path
 
-import numpy as np
-
-from baselines.tournament_log import record_from_json
+from baselines.arena import placement_summary, read_records
 from scripts._args import parse_args
 
 
@@ -32,44 +27,12 @@ class Args:
     """Points of the 1st, 2nd, ... place, comma-separated; one entry per seat of the game."""
 
 
-def place_points(returns: np.ndarray, table: list[float]) -> np.ndarray:
-    """Each seat's points: places ordered by ``returns`` (higher is better), ties share their places' points."""
-    if len(table) != len(returns):
-        raise ValueError(f"points needs one entry per seat ({len(returns)}), got {len(table)}: {table}")
-    order = sorted(table, reverse=True)
-    points = np.zeros(len(returns))
-    for seat, value in enumerate(returns):
-        above = int(np.sum(returns > value))
-        tied = int(np.sum(returns == value))
-        points[seat] = float(np.mean(order[above : above + tied]))
-    return points
-
-
-def summarize_log(path: str | Path, table: list[float]) -> dict[str, dict[str, float]]:
-    """Agent name → ``{"seats", "mean_points", "mean_score"}`` over every seat in the log."""
-    lines = Path(path).read_text().splitlines()
-    if not lines or json.loads(lines[0]).get("format") != "boardenvs-tournament-log":
-        raise ValueError(f"log {str(path)!r} is not a tournament log written by scripts.tournament --log")
-    points: dict[str, list[float]] = defaultdict(list)
-    scores: dict[str, list[float]] = defaultdict(list)
-    for line in lines[1:]:
-        _, record = record_from_json(json.loads(line))
-        seat_points = place_points(np.asarray(record.returns), table)
-        for seat, name in enumerate(record.agent_names):
-            points[name].append(float(seat_points[seat]))
-            scores[name].append(float(record.scores[seat]))
-    return {
-        name: {"seats": len(values), "mean_points": float(np.mean(values)), "mean_score": float(np.mean(scores[name]))}
-        for name, values in points.items()
-    }
-
-
 def main(args: Args) -> dict[str, dict[str, float]]:
     """Print and return the summary of ``args.log``."""
     if not args.log:
         raise ValueError("log: give the path of a tournament log (scripts.tournament --log PATH)")
     table = [float(value) for value in args.points.split(",") if value.strip()]
-    summary = summarize_log(args.log, table)
+    summary = placement_summary(read_records(args.log), table)
     width = max(len(name) for name in summary)
     print(f"{'agent':{width}s}  {'seats':>6s}  {'points/seat':>11s}  {'mean score':>10s}")
     for name, row in sorted(summary.items(), key=lambda item: -item[1]["mean_points"]):

@@ -18,9 +18,10 @@ import numpy as np
 
 from baselines.agent import Agent
 from baselines.factory import make_agent
+from baselines.settings import parse_config
 from boardenvs.core import Game
 from boardenvs.registry import make_game
-from scripts._args import parse_args, parse_config
+from scripts._args import parse_args
 
 COMMANDS = {
     "help": "show this help and some legal moves",

@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from baselines.ntbea import GameFitness, head_to_head
-from baselines.ratings import wilson_interval
+from baselines.arena.ratings import wilson_interval
+from baselines.search.ntbea import GameFitness, head_to_head
+from baselines.search.tuning import TuneOutcome
 from scripts import tune_ntbea
 from scripts._args import parse_args
 
@@ -102,7 +103,7 @@ def match(args: Args, experiment: str, preset: str, agent: str, opponent: str, g
     return Row(experiment, preset, agent, opponent, tuple(outcomes))
 
 
-def tune(args: Args) -> tuple[Row, tune_ntbea.TuneOutcome]:
+def tune(args: Args) -> tuple[Row, TuneOutcome]:
     """Experiment (b): NTBEA, then validation of the recommendation against BMRH*."""
     tune_args = tune_ntbea.Args(
         game="splendor",

@@ -24,8 +24,9 @@ from functools import partial
 
 from baselines.arena import TournamentResult, tournament
 from baselines.factory import make_agent
+from baselines.settings import parse_config
 from boardenvs.registry import make_game
-from scripts._args import parse_args, parse_config
+from scripts._args import parse_args
 
 
 @dataclass

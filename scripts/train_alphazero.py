@@ -1,4 +1,4 @@
-"""Train AlphaZero on any registered game by self-play (DESIGN.md §4, seed 001 §4.2).
+"""Train AlphaZero on any registered game by self-play (seed 001 §4.2).
 
     python -m scripts.train_alphazero --game node_conquest --iterations 8 --games 100 --simulations 50 \
         --out runs/alphazero/nc5
@@ -16,8 +16,9 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field
 
-from baselines.alphazero import AlphaZeroSettings, AlphaZeroTrainer, NetworkConfig, SelfPlaySettings
-from scripts._args import parse_args, parse_config
+from baselines.learners.alphazero import AlphaZeroSettings, AlphaZeroTrainer
+from baselines.settings import parse_config, settings_from
+from scripts._args import parse_args
 
 
 @dataclass
@@ -72,26 +73,11 @@ class Args:
     """Show progress bars."""
 
 
-def settings_of(args: Args) -> AlphaZeroSettings:
-    """The trainer settings named by ``args`` (``ValueError`` names a bad field)."""
-    return AlphaZeroSettings(
-        iterations=args.iterations,
-        games_per_iteration=args.games,
-        selfplay=SelfPlaySettings(
-            simulations=args.simulations, exploration=args.exploration, temperature_plies=args.temperature_plies
-        ),
-        network=NetworkConfig(channels=args.channels, blocks=args.blocks, hidden=args.hidden),
-        buffer_iterations=args.buffer_iterations,
-        epochs=args.epochs,
-        batch_size=args.batch_size,
-        learning_rate=args.learning_rate,
-        arena_games=args.arena_games,
-        accept_threshold=args.accept_threshold,
-        eval_games=args.eval_games,
-        eval_opponent=args.eval_opponent,
-        workers=args.workers,
-        seed=args.seed,
-    )
+RENAMES = {"games_per_iteration": "games"}
+"""Trainer settings whose flag has another name."""
+UNEXPOSED = ("weight_decay", "selfplay.dirichlet_fraction", "selfplay.dirichlet_alpha", "selfplay.batch_size",
+             "selfplay.determinizations")  # fmt: skip
+"""Trainer settings without a flag: they keep their defaults."""
 
 
 def main(args: Args) -> list:
@@ -99,7 +85,8 @@ def main(args: Args) -> list:
     import torch
 
     torch.set_num_threads(args.threads)
-    trainer = AlphaZeroTrainer(args.game, parse_config(args.config), settings_of(args), args.out, args.progress)
+    settings = settings_from(args, AlphaZeroSettings, renames=RENAMES, defaults=UNEXPOSED)
+    trainer = AlphaZeroTrainer(args.game, parse_config(args.config), settings, args.out, args.progress)
     for _ in trainer.run_iter():
         row = trainer.history[-1]
         print(

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from baselines.gravwell_qlearning import QLearningAgent, QSettings, learn
+from baselines.games.gravwell.qlearning import QLearningAgent, QSettings, learn
+from baselines.settings import settings_from
 from boardenvs.games.gravwell import Gravwell
 from scripts._args import parse_args
 
@@ -56,14 +57,6 @@ class Args:
     """Also write the compact JSON table (settings, rounded tables, training facts) to this path."""
 
 
-def settings_of(args: Args) -> QSettings:
-    """The learning settings named by ``args`` (ValueError names a bad field)."""
-    return QSettings(
-        args.representation, args.temperature, args.learning_rate, args.discount, args.negative_factor,
-        args.reward_timing, args.use_stop,
-    )  # fmt: skip
-
-
 def moving_average(values: np.ndarray, window: int) -> np.ndarray:
     """Mean of each trailing window of ``min(window, len)`` values (one value per full window)."""
     window = max(1, min(window, len(values)))
@@ -97,7 +90,7 @@ def main(args: Args) -> tuple[QLearningAgent, np.ndarray]:
         raise ValueError(f"games must be >= 1, got {args.games}")
     if args.window < 1:
         raise ValueError(f"window must be >= 1, got {args.window}")
-    agent = QLearningAgent(args.seed, settings_of(args))
+    agent = QLearningAgent(args.seed, settings_from(args, QSettings))
     game = Gravwell(num_players=4, inert_tractors=args.inert_tractors)
     wins = learn(agent, args.games, args.seed, args.opponents, game, args.progress)
     agent.save(args.out)

@@ -1,4 +1,4 @@
-"""Train a generic tabular Q-learning agent on any registered game (``baselines/tabular_q.py``).
+"""Train a generic tabular Q-learning agent on any registered game (``baselines/learners/tabular_q.py``).
 
     python -m scripts.train_tabular_q --game quoridor --config board_size=3 --episodes 20000 \\
         --opponents random --eval-every 1000 --eval-games 200 --out runs/tabular_q/quoridor3
@@ -19,9 +19,10 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from baselines.tabular_q import QSettings, TabularQAgent, TrainingPoint, train
+from baselines.learners.tabular_q import QSettings, TabularQAgent, TrainingPoint, train
+from baselines.settings import parse_config, settings_from
 from boardenvs.registry import make_game
-from scripts._args import parse_args, parse_config
+from scripts._args import parse_args
 
 
 @dataclass
@@ -62,19 +63,6 @@ class Args:
     """Output folder: table.npz, history.csv, learning_curve.png."""
     progress: bool = True
     """Show a tqdm progress bar."""
-
-
-def settings_of(args: Args) -> QSettings:
-    """The learning settings named by ``args`` (``ValueError`` names a bad field)."""
-    return QSettings(
-        learning_rate=args.learning_rate,
-        discount=args.discount,
-        exploration=args.exploration,
-        epsilon=args.epsilon,
-        epsilon_final=args.epsilon_final,  # text: a number or "none", read by QSettings
-        temperature=args.temperature,
-        initial_value=args.initial_value,
-    )
 
 
 def write_history(history: list[TrainingPoint], path: Path) -> None:
@@ -125,7 +113,7 @@ def main(args: Args) -> tuple[TabularQAgent, list[TrainingPoint]]:
     game = make_game(args.game, **parse_config(args.config))
     eval_every = args.eval_every or max(1, args.episodes // 20)
     agent, history = train(
-        game, args.episodes, args.opponents, settings_of(args), args.seed, args.progress,
+        game, args.episodes, args.opponents, settings_from(args, QSettings), args.seed, args.progress,
         eval_every=eval_every, eval_games=args.eval_games, eval_opponent=args.eval_opponent,
     )  # fmt: skip
     out = Path(args.out)

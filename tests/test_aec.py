@@ -456,7 +456,8 @@ def test_pettingzoo_make_forwards_config() -> None:
 
 def test_registering_again_is_harmless() -> None:
     register_envs("toy_tictactoe")
-    boardenvs.envs.register_all_envs()
+    boardenvs.envs.register_gymnasium_envs()
+    boardenvs.envs.register_pettingzoo_envs()
 
 
 def test_importing_boardenvs_imports_neither_torch_nor_pygame() -> None:

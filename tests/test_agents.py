@@ -7,8 +7,8 @@ import pytest
 
 from baselines import BaseAgent, RandomAgent, agent_choices, make_agent, play_game
 from baselines.factory import parse_spec, parse_value
-from baselines.heuristics import HEURISTIC_AGENTS, heuristic_agents
-from baselines.heuristics.quoridor import (
+from baselines.games import GAMES, scripted_agents
+from baselines.games.quoridor.agents import (
     HeuristicAgent,
     PathAgent,
     blocking_walls,
@@ -83,7 +83,7 @@ def test_make_agent_builds_named_agents() -> None:
     heuristic = make_agent("heuristic", "quoridor", 0)
     assert isinstance(heuristic, HeuristicAgent) and heuristic.name == "heuristic"
     assert set(agent_choices("quoridor")) == {"random", "mcts", "rhea", "path", "heuristic"}
-    assert heuristic_agents("quoridor") == HEURISTIC_AGENTS["quoridor"]
+    assert scripted_agents("quoridor") == GAMES["quoridor"].agents
 
 
 def test_make_agent_rejects_unknown_names_listing_the_choices() -> None:

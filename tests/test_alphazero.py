@@ -10,7 +10,7 @@ import torch
 
 import tests.toy_games  # noqa: F401  (registers toy_tictactoe)
 from baselines import make_agent, play_game
-from baselines.alphazero import (
+from baselines.learners.alphazero import (
     AlphaZeroSettings,
     AlphaZeroTrainer,
     NetworkConfig,
@@ -21,11 +21,12 @@ from baselines.alphazero import (
     play_selfplay_game,
     save_checkpoint,
 )
-from baselines.alphazero.network import masked_log_softmax
-from baselines.alphazero.selfplay import Example
-from baselines.alphazero.trainer import losses_of, train_network
-from baselines.mcts import MCTSAgent
+from baselines.learners.alphazero.network import masked_log_softmax
+from baselines.learners.alphazero.selfplay import Example
+from baselines.learners.alphazero.trainer import losses_of, train_network
+from baselines.search.mcts import MCTSAgent
 from boardenvs.registry import list_games, make_game
+from tests.toy_games import TicTacToe
 
 TINY = NetworkConfig(channels=8, blocks=1, hidden=16)
 QUICK = SelfPlaySettings(simulations=6, temperature_plies=4, batch_size=3, determinizations=1)
@@ -92,11 +93,12 @@ def test_selfplay_records_every_decision_with_its_mirror_and_the_final_returns()
     assert np.array_equal(first.observation, game.observe(start, 0))
     assert np.array_equal(first.value, returns)  # player 0 moved first: its seat order is the seat order
     assert np.array_equal(examples[2].value, returns[::-1])  # player 1's decision, in its own seat order
-    turned = game.symmetric_state(start)
+    half_turn = game.symmetries[0]
+    turned = half_turn.state(start)
     assert np.array_equal(mirror.observation, game.observe(turned, 1))
     assert np.array_equal(mirror.mask, game.legal_action_mask(turned))
     chosen = int(np.argmax(first.policy))
-    assert mirror.policy[game.symmetric_action(chosen)] == first.policy[chosen]
+    assert mirror.policy[half_turn.actions[chosen]] == first.policy[chosen]
 
 
 def test_training_fits_the_policy_and_value_targets() -> None:
@@ -195,8 +197,9 @@ def test_a_network_search_plays_legal_moves_in_every_game(name) -> None:
 def test_self_play_in_worker_processes_plays_every_game(tmp_path) -> None:
     settings = AlphaZeroSettings(games_per_iteration=3, selfplay=QUICK, network=TINY, workers=2, seed=1)
     examples = AlphaZeroTrainer("toy_tictactoe", {}, settings, tmp_path, progress=False).self_play(3, seed=9)
-    assert len(examples) >= 3 * 5  # a tic-tac-toe game has at least 5 moves
+    copies = 1 + len(TicTacToe().symmetries)  # each decision and its mirror image
+    assert len(examples) >= 3 * 5 * copies  # a tic-tac-toe game has at least 5 moves
     for example in examples:
         assert np.isclose(example.policy.sum(), 1.0) and not example.policy[~example.mask].any()
     empty_boards = [e for e in examples if not e.observation[:2].any()]
-    assert len(empty_boards) == 3  # every game starts once
+    assert len(empty_boards) == 3 * copies  # every game starts once

@@ -11,8 +11,8 @@ import pytest
 
 from baselines import IllegalActionError, RandomAgent, play_game, tournament, tournament_schedule
 from baselines.arena import field_lineups, game_seeds, tournament_lineups
+from baselines.arena.ratings import ELO_MEAN, fit_elo, wilson_interval
 from baselines.factory import make_agent
-from baselines.ratings import ELO_MEAN, fit_elo, wilson_interval
 from boardenvs import make_game
 from tests.toy_games import LINES, TicTacToe
 

@@ -2,21 +2,31 @@
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 
 import boardenvs
-from boardenvs.core import TERMINAL, build_config, check_choice, check_int, text_to_rgb, winner_returns
+from boardenvs.core import (
+    TERMINAL,
+    Symmetry,
+    build_config,
+    check_choice,
+    check_int,
+    shared_win_returns,
+    text_to_rgb,
+)
 from boardenvs.registry import make_game
 from boardenvs.testing import ContractError, check_game
-from tests.toy_games import TicTacToe, TicTacToeConfig, TicTacToeState
+from tests.toy_games import Cell, CountDown, MirrorColumns, TicTacToe, TicTacToeConfig, TicTacToeState
 
 
 class MutatingTicTacToe(TicTacToe):
     """Bug: writes the move into the input state."""
 
-    def apply(self, state: TicTacToeState, action: int) -> TicTacToeState:
-        new = super().apply(state, action)
+    def _apply(self, state: TicTacToeState, action: int) -> TicTacToeState:
+        new = super()._apply(state, action)
         state.board[action] = new.board[action]
         return new
 
@@ -24,8 +34,8 @@ class MutatingTicTacToe(TicTacToe):
 class AliasingTicTacToe(TicTacToe):
     """Bug: the new state shares its board with the old one."""
 
-    def apply(self, state: TicTacToeState, action: int) -> TicTacToeState:
-        new = super().apply(state, action)
+    def _apply(self, state: TicTacToeState, action: int) -> TicTacToeState:
+        new = super()._apply(state, action)
         shared = TicTacToeState(state.board, new.current_player, new.ply)
         shared.board[action] = new.board[action]
         return shared
@@ -85,6 +95,46 @@ class OutOfBoundsObservation(TicTacToe):
         return obs
 
 
+class UncountedPlyTicTacToe(TicTacToe):
+    """Bug: a move that does not count as a ply."""
+
+    def _apply(self, state: TicTacToeState, action: int) -> TicTacToeState:
+        new = super()._apply(state, action)
+        new.ply -= 1 if new.ply == 3 else 0
+        return new
+
+
+class BadCodecTicTacToe(TicTacToe):
+    """Bug: ``decode`` swaps row and column, so ``encode`` does not invert it."""
+
+    def decode(self, state: TicTacToeState, action: int) -> Cell:
+        return Cell(action % 3, action // 3)
+
+
+class IdentityActionsMirror(MirrorColumns):
+    """Bug: mirrors the board but claims every action id maps to itself."""
+
+    def __init__(self) -> None:
+        Symmetry.__init__(self, "mirror_left_right", np.arange(9), (0, 1))
+
+
+class UnmirroredObservation(MirrorColumns):
+    """Bug: forgets to mirror the observation."""
+
+    def observation(self, observation: np.ndarray) -> np.ndarray:
+        return observation.copy()
+
+
+class WrongActionsSymmetryTicTacToe(TicTacToe):
+    def _make_symmetries(self):
+        return (IdentityActionsMirror(),)
+
+
+class WrongObservationSymmetryTicTacToe(TicTacToe):
+    def _make_symmetries(self):
+        return (UnmirroredObservation(),)
+
+
 def test_check_game_accepts_a_correct_game():
     report = check_game(TicTacToe(), num_games=10, seed=3)
     assert report.games == 10
@@ -102,6 +152,10 @@ def test_check_game_accepts_a_correct_game():
         (StaleLegalActionsTicTacToe, "legal_actions must list"),
         (BadReturnsTicTacToe, r"\[-1, 1\]"),
         (OutOfBoundsObservation, "out of bounds"),
+        (UncountedPlyTicTacToe, "count one ply"),
+        (BadCodecTicTacToe, "encode"),
+        (WrongActionsSymmetryTicTacToe, "mask does not permute|apply does not commute"),
+        (WrongObservationSymmetryTicTacToe, "observation does not transform"),
     ],
 )
 def test_check_game_rejects_a_broken_game(game_class, message):
@@ -157,9 +211,89 @@ def test_check_helpers_name_the_field_and_the_allowed_values():
         build_config(TicTacToeConfig, {"x": 1})
 
 
-def test_winner_returns_are_zero_sum():
-    assert winner_returns(4, 2).tolist() == pytest.approx([-1 / 3, -1 / 3, 1, -1 / 3])
-    assert winner_returns(2, None).tolist() == [0, 0]
+def test_a_sole_winner_gets_one_and_each_loser_minus_one_over_n_minus_one():
+    assert shared_win_returns(4, [2]).tolist() == pytest.approx([-1 / 3, -1 / 3, 1, -1 / 3])
+    assert shared_win_returns(2, [1]).tolist() == [-1, 1]
+
+
+def test_shared_winners_split_what_the_losers_give_up():
+    assert shared_win_returns(4, [0, 1]).tolist() == pytest.approx([1 / 3, 1 / 3, -1 / 3, -1 / 3])
+    assert shared_win_returns(3, (0, 2)).tolist() == pytest.approx([1 / 4, -1 / 2, 1 / 4])
+    for n in (2, 3, 4):
+        for k in range(n + 1):
+            returns = shared_win_returns(n, list(range(k)))
+            assert abs(float(returns.sum())) < 1e-6 and returns.dtype == np.float32
+
+
+def test_no_winner_or_every_player_winning_is_a_draw():
+    assert shared_win_returns(2, []).tolist() == [0, 0]
+    assert shared_win_returns(3, [0, 1, 2]).tolist() == [0, 0, 0]
+
+
+def test_the_move_cap_ends_the_game_as_truncated_in_the_base_class():
+    game = CountDown(start=100, cap=4)
+    state = game.initial_state(np.random.default_rng(0))
+    for _ in range(3):
+        state = game.apply(state, 0)
+    assert not game.is_terminal(state) and state.ply == 3
+    state = game.apply(state, 0)
+    assert game.is_terminal(state) and game.is_truncated(state)
+    assert game.returns(state).tolist() == [0, 0]
+
+
+def test_a_win_on_the_last_ply_before_the_cap_stands_unless_the_game_says_otherwise():
+    game = CountDown(start=1, cap=1)
+    state = game.apply(game.initial_state(np.random.default_rng(0)), 0)
+    assert game.is_terminal(state) and not game.is_truncated(state) and game.returns(state).max() == 1
+
+    class CapWins(CountDown):
+        cap_overrides_final_win = True
+
+    capped = CapWins(start=1, cap=1)
+    state = capped.apply(capped.initial_state(np.random.default_rng(0)), 0)
+    assert capped.is_truncated(state)
+
+
+def test_apply_accepts_numpy_integers_and_rejects_actions_after_the_end():
+    game = TicTacToe()
+    state = game.apply(game.initial_state(np.random.default_rng(0)), np.int64(4))
+    assert state.board[4] == 0
+    for action in (0, 3, 1, np.int32(6), 2):
+        state = game.apply(state, action)
+    with pytest.raises(ValueError, match="after the game ended"):
+        game.apply(state, 5)
+
+
+def test_games_pickle_by_config_and_rebuild_their_tables():
+    game = CountDown(num_players=3, cap=7)
+    assert pickle.loads(pickle.dumps(game)) == game
+    assert game.__reduce__() == (CountDown, (game.config,))
+
+
+def test_the_spec_lists_the_declared_symmetries_by_name():
+    game = TicTacToe()
+    assert game.spec.symmetries == ("mirror_left_right",)
+    assert CountDown().spec.symmetries == ()
+
+
+def test_a_symmetry_moves_per_action_and_per_seat_values():
+    mirror = MirrorColumns()
+    policy = np.arange(9, dtype=np.float32)
+    moved = mirror.action_values_of(policy)
+    assert moved[2] == 0 and moved[0] == 2 and moved[4] == 4
+    assert mirror.seat_values_of(np.array([1.0, -1.0])).tolist() == [1.0, -1.0]
+    assert mirror.actions.flags.writeable is False
+
+
+def test_a_symmetry_must_permute_actions_and_seats():
+    class Broken(MirrorColumns):
+        def __init__(self, actions, players):
+            Symmetry.__init__(self, "broken", actions, players)
+
+    with pytest.raises(ValueError, match="actions must be a permutation"):
+        Broken(np.zeros(9), (0, 1))
+    with pytest.raises(ValueError, match="players must be a permutation"):
+        Broken(np.arange(9), (0, 0))
 
 
 def test_terminal_sentinel_and_default_rgb():

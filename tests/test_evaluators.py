@@ -1,4 +1,4 @@
-"""Tests of baselines.evaluators: the per-game heuristic values, the rollout and heuristic evaluators."""
+"""Tests of baselines.search.evaluators and of the value functions, priors and playouts in baselines.games."""
 
 from __future__ import annotations
 
@@ -7,23 +7,18 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from baselines.evaluators import (
+from baselines.games import GAMES, fast_playout, games_with_values
+from baselines.games.quoridor import quoridor_playout, quoridor_priors
+from baselines.search.evaluators import (
     EVALUATORS,
-    FAST_PLAYOUTS,
-    HEURISTIC_VALUES,
     HeuristicEvaluator,
     RolloutEvaluator,
-    UniformStream,
     heuristic_value,
-    lead_values,
     make_evaluator,
-    quoridor_playout,
-    quoridor_priors,
-    random_playout,
-    score_value,
 )
+from baselines.search.playout import UniformStream, random_playout
+from baselines.search.values import lead_values, score_value
 from boardenvs import make_game
-from boardenvs.games.quoridor import Quoridor
 from tests.toy_games import CountDown, TicTacToe
 
 CASES = [
@@ -54,7 +49,8 @@ def random_states(game, seed: int, every: int = 3):
 
 # -- heuristics -----------------------------------------------------------------------------------
 def test_every_game_of_the_brief_has_a_heuristic() -> None:
-    assert set(HEURISTIC_VALUES) == {"quoridor", "battle_sheep", "splendor", "gravwell", "node_conquest"}
+    assert set(games_with_values()) == {"quoridor", "battle_sheep", "splendor", "gravwell", "node_conquest"}
+    assert set(GAMES) == set(games_with_values())
 
 
 @pytest.mark.parametrize(("name", "preset"), CASES, ids=[f"{n}-{p}" for n, p in CASES])
@@ -137,7 +133,7 @@ def test_gravwell_values_follow_the_ships_lead() -> None:
 
 
 def test_battle_sheep_values_follow_seed_003s_evaluation_score() -> None:
-    from baselines.heuristics.battle_sheep import evaluation_score
+    from baselines.games.battle_sheep import evaluation_score
 
     game = make_game("battle_sheep", "basic")
     state = random_states(game, seed=3, every=10)[-2]
@@ -198,7 +194,7 @@ def test_make_evaluator_knows_the_names() -> None:
 
 
 def test_the_fast_quoridor_playout_plays_uniformly_random_legal_moves() -> None:
-    assert FAST_PLAYOUTS[Quoridor] is quoridor_playout
+    assert fast_playout("quoridor") is quoridor_playout
     game = make_game("quoridor", board_size=5)
     state = game.position(["c3", "c2"], ["b3h"], to_move=0)  # pawn moves, a jump, walls
     successors = {game.apply(state, int(a)).key(): int(a) for a in game.legal_actions(state)}

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from baselines.event_values import (
+from baselines.games.splendor.event_values import (
     PAPER_WEIGHTS,
     WEIGHT_VALUES,
     EventValueFunction,

@@ -10,7 +10,8 @@ import pytest
 
 from baselines.arena import play_game
 from baselines.factory import make_agent
-from baselines.gravwell_qlearning import (
+from baselines.games.gravwell import RandomAgent
+from baselines.games.gravwell.qlearning import (
     PretrainedQAgent,
     QLearningAgent,
     QSettings,
@@ -22,7 +23,6 @@ from baselines.gravwell_qlearning import (
     state_864,
     stop_state,
 )
-from baselines.heuristics.gravwell import RandomAgent
 from boardenvs.games.gravwell import Gravwell
 from scripts import gravwell_paper, train_gravwell_q
 

@@ -1,4 +1,4 @@
-"""Tests of baselines.mcts: parameters, known answers, max^n backup, hidden information, tree reuse, budgets."""
+"""Tests of baselines.search.mcts: parameters, known answers, max^n backup, hidden information, tree reuse, budgets."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from baselines import RandomAgent, play_game
-from baselines.evaluators import Evaluator, RolloutEvaluator
-from baselines.mcts import MCTSAgent, SearchStats, bool_param, float_param, int_param
+from baselines.search.evaluators import Evaluator, RolloutEvaluator
+from baselines.search.mcts import MCTSAgent, SearchStats, bool_param, float_param, int_param
 from boardenvs import make_game
 from boardenvs.core import Game
 from tests.toy_games import CountDown, CountDownState, TicTacToe, TicTacToeState

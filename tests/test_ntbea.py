@@ -1,4 +1,4 @@
-"""NTBEA (``baselines.ntbea``): the model, the search on a cheap noisy function, games, and the CLI."""
+"""NTBEA (``baselines.search.ntbea``): the model, the search on a cheap noisy function, games, and the CLI."""
 
 from __future__ import annotations
 
@@ -10,14 +10,15 @@ import numpy as np
 import pytest
 
 from baselines.factory import format_spec, make_agent, parse_spec
-from baselines.ntbea import (
+from baselines.search.ntbea import (
     NTBEA,
     GameFitness,
     NTupleModel,
     head_to_head,
 )
-from baselines.rhea import RHEAAgent
-from scripts.tune_ntbea import Args, main, search_space
+from baselines.search.rhea import RHEAAgent
+from baselines.search.tuning import search_space
+from scripts.tune_ntbea import Args, main
 
 OPTIMUM = {"a": 3, "b": "high", "c": 0.5, "d": False}
 SPACE = {"a": [0, 1, 2, 3, 4, 5], "b": ["low", "mid", "high"], "c": [0.1, 0.5, 0.9], "d": [True, False]}

@@ -1,4 +1,4 @@
-"""Tests of ``scripts/placement_points.py``: points by finishing place from a tournament log."""
+"""Tests of ``scripts/placement_points.py`` and ``baselines.arena.place_points``: points by finishing place."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from baselines import RandomAgent, tournament
+from baselines.arena import place_points
 from boardenvs import make_game
-from scripts.placement_points import Args, cli, main, place_points
+from scripts.placement_points import Args, cli, main
 
 
 def test_places_get_their_points_and_ties_split_them() -> None:

@@ -1,4 +1,4 @@
-"""BMRH (``baselines.rhea.RHEAAgent``): known answers, repair, budgets, every game, parsing of parameters."""
+"""BMRH (``baselines.search.rhea.RHEAAgent``): known answers, repair, budgets, every game, parsing of parameters."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 
 from baselines.agent import RandomAgent
 from baselines.arena import play_game
-from baselines.heuristics.splendor import BuyerAgent
-from baselines.rhea import PRESETS, RHEA_SEARCH_SPACE, RHEAAgent, _Budget, _BudgetSpent, _Search, parse_params
+from baselines.games.splendor import BuyerAgent
+from baselines.search.rhea import PRESETS, RHEA_SEARCH_SPACE, RHEAAgent, _Budget, _BudgetSpent, _Search, parse_params
 from boardenvs import list_games, make_game
 from boardenvs.registry import list_presets
 from tests.toy_games import TicTacToeState

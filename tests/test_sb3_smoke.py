@@ -10,7 +10,7 @@ import boardenvs  # noqa: F401  (registers the envs)
 
 sb3_contrib = pytest.importorskip("sb3_contrib")
 torch = pytest.importorskip("torch")
-from baselines.sb3.training import IllegalActionCounter  # noqa: E402
+from baselines.learners.sb3.training import IllegalActionCounter  # noqa: E402
 
 
 def test_maskable_ppo_trains_on_quoridor_5x5_without_illegal_moves():

@@ -6,7 +6,6 @@ Cases, toy games and helpers come from ``tests.test_aec`` (importing it register
 from __future__ import annotations
 
 import copy
-import importlib.util
 import os
 import pickle
 from typing import Any
@@ -21,7 +20,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from stable_baselines3.common.env_checker import check_env as sb3_check_env  # noqa: E402
 
 from boardenvs.envs import gym_env_id  # noqa: E402
-from boardenvs.registry import game_entry, list_games  # noqa: E402
+from boardenvs.registry import game_entry, list_games, list_opponents, make_opponent_agent  # noqa: E402
 from boardenvs.single_agent import SingleAgentEnv  # noqa: E402
 from tests.env_cases import CASES, Case, random_legal  # noqa: E402
 from tests.toy_games import CountDownState, FirstLegalAgent  # noqa: E402
@@ -233,33 +232,38 @@ def test_each_seat_gets_its_own_heuristic_agent() -> None:
 
 
 def test_heuristic_needs_a_registered_agent() -> None:
-    with pytest.raises(ValueError, match="opponent='heuristic' is not available"):
+    with pytest.raises(ValueError, match="no registered opponent 'heuristic'; opponents: \\['random'\\]"):
         SingleAgentEnv("toy_countdown", opponent="heuristic")
 
 
-def quoridor_heuristic_available() -> bool:
-    return "quoridor" in list_games() and importlib.util.find_spec("baselines.heuristics.quoridor") is not None
+def test_an_unknown_opponent_name_lists_the_registered_ones() -> None:
+    with pytest.raises(ValueError, match="no registered opponent 'nobody'.*'heuristic', 'first_legal'"):
+        SingleAgentEnv("toy_tictactoe", opponent="nobody")
 
 
-@pytest.mark.skipif(not quoridor_heuristic_available(), reason="quoridor or its heuristic agent is not available yet")
+def test_a_registered_opponent_is_found_by_its_own_name() -> None:
+    env = SingleAgentEnv("toy_tictactoe", opponent="first_legal")
+    assert isinstance(env.opponents[0].agent, FirstLegalAgent)
+
+
 def test_the_quoridor_heuristic_agent_plays_whole_games_as_an_opponent_object() -> None:
-    from baselines.heuristics.quoridor import HeuristicAgent
-
     def make_env() -> SingleAgentEnv:
-        return SingleAgentEnv("quoridor", opponent=HeuristicAgent(), board_size=5)
+        return SingleAgentEnv("quoridor", opponent=make_opponent_agent("quoridor", "heuristic"), board_size=5)
 
     check_env(make_env())
     assert play_episode(make_env(), 1) == play_episode(make_env(), 1)
 
 
-@pytest.mark.skipif(
-    not quoridor_heuristic_available() or not game_entry("quoridor").heuristic_agent,
-    reason="quoridor registers no heuristic agent yet",
-)
 def test_the_quoridor_heuristic_opponent_is_found_by_name() -> None:
     env = SingleAgentEnv("quoridor", opponent="heuristic", board_size=5)
     assert type(env.opponents[0].agent).__name__ == "HeuristicAgent"
     play_episode(env, 0)
+
+
+def test_every_game_has_a_default_scripted_opponent() -> None:
+    for name in ("quoridor", "node_conquest", "battle_sheep", "gravwell", "splendor"):
+        assert list_opponents(name)[0] == "heuristic"
+        assert callable(make_opponent_agent(name, "heuristic").act)
 
 
 def test_callable_opponents_see_their_own_observation_mask_and_the_env_rng() -> None:
@@ -314,7 +318,7 @@ def test_an_opponent_that_plays_an_illegal_action_is_reported() -> None:
 @pytest.mark.parametrize(
     ("opponent", "error", "match"),
     [
-        ("minimax", ValueError, "opponent must be one of"),
+        ("minimax", ValueError, "no registered opponent .minimax."),
         (42, TypeError, "opponent must be one of"),
         (FirstLegalAgent, TypeError, "opponent must be an instance"),
         (["random", "random"], ValueError, "opponent list must have 1 entries"),

@@ -1,4 +1,4 @@
-"""Tests of the generic tabular Q-learning agent (``baselines/tabular_q.py``) and its training script."""
+"""Tests of the generic tabular Q-learning agent (``baselines/learners/tabular_q.py``) and its training script."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from baselines.agent import RandomAgent
 from baselines.arena import evaluate_against, play_game
 from baselines.factory import make_agent
-from baselines.tabular_q import (
+from baselines.learners.tabular_q import (
     QSettings,
     QTable,
     SeatLearner,

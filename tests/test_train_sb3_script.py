@@ -1,4 +1,4 @@
-"""Tests of ``scripts/train_sb3.py``, called through ``main(Args)`` and ``cli(argv)``."""
+"""Tests of ``scripts/train_sb3.py`` (through ``main(Args)`` and ``cli(argv)``) and ``baselines.learners.sb3.runs``."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
-from scripts.train_sb3 import Args, cli, main, plan_training  # noqa: E402
+from baselines.learners.sb3.runs import SB3Settings, plan_training  # noqa: E402
+from baselines.settings import settings_from  # noqa: E402
+from scripts.train_sb3 import Args, cli, main  # noqa: E402
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -150,9 +152,9 @@ def test_bad_arguments_are_rejected_before_training(overrides: dict[str, Any], m
 def test_resuming_a_model_of_another_shape_or_algorithm_is_rejected(trained_run: Any, tmp_path) -> None:
     resume = str(trained_run.model_path)
     with pytest.raises(ValueError, match=r"resume: .*\(10, 3, 3\) with 18 actions.*\(10, 5, 5\) with 58 actions"):
-        plan_training(small_args(tmp_path, config=["board_size=5"], resume=resume))
+        plan_training(settings_from(small_args(tmp_path, config=["board_size=5"], resume=resume), SB3Settings))
     with pytest.raises(ValueError, match=r"resume: .* is a ppo model, but algo='dqn'"):
-        plan_training(small_args(tmp_path, algo="dqn", resume=resume))
+        plan_training(settings_from(small_args(tmp_path, algo="dqn", resume=resume), SB3Settings))
 
 
 def test_trained_models_play_in_the_tournament_script(trained_run: Any) -> None:

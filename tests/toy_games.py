@@ -6,13 +6,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from boardenvs.core import TERMINAL, Game, GameSpec, ObservationField, check_int, winner_returns
+from boardenvs.core import TERMINAL, Game, GameSpec, ObservationField, Symmetry, check_int, shared_win_returns
 from boardenvs.envs import register_envs
-from boardenvs.registry import list_games, register_game
+from boardenvs.registry import list_games, register_game, register_opponent
 
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 
@@ -39,8 +39,30 @@ class TicTacToeState:
         return self.board.tobytes() + bytes([self.current_player + 1, self.ply])
 
 
-class TicTacToe(Game[TicTacToeState]):
-    """Tic-tac-toe: 2 players, actions 0..8 are cells, planes [mine, theirs, ones]."""
+class Cell(NamedTuple):
+    """A tic-tac-toe move: the cell marked."""
+
+    row: int
+    col: int
+
+
+class MirrorColumns(Symmetry[TicTacToeState]):
+    """Tic-tac-toe mirrored left-right: column c becomes 2 - c; seats and the player to move unchanged."""
+
+    def __init__(self) -> None:
+        super().__init__("mirror_left_right", np.array([3 * (a // 3) + 2 - a % 3 for a in range(9)]), (0, 1))
+
+    def state(self, state: TicTacToeState) -> TicTacToeState:
+        new = state.copy()
+        new.board = state.board.reshape(3, 3)[:, ::-1].ravel().copy()
+        return new
+
+    def observation(self, observation: np.ndarray) -> np.ndarray:
+        return observation[:, :, ::-1].copy()
+
+
+class TicTacToe(Game[TicTacToeState, Cell]):
+    """Tic-tac-toe: 2 players, actions 0..8 are cells, planes [mine, theirs, ones]; a left-right mirror."""
 
     name = "toy_tictactoe"
     version = 0
@@ -63,8 +85,16 @@ class TicTacToe(Game[TicTacToeState]):
             return np.zeros(9, dtype=bool)
         return state.board < 0
 
-    def apply(self, state: TicTacToeState, action: int) -> TicTacToeState:
-        action = self.check_action(state, action)
+    def _make_symmetries(self) -> tuple[Symmetry[TicTacToeState], ...]:
+        return (MirrorColumns(),)
+
+    def encode(self, state: TicTacToeState, move: Cell) -> int:
+        return 3 * move.row + move.col
+
+    def decode(self, state: TicTacToeState, action: int) -> Cell:
+        return Cell(*divmod(action, 3))
+
+    def _apply(self, state: TicTacToeState, action: int) -> TicTacToeState:
         new = state.copy()
         new.board[action] = state.current_player
         new.ply += 1
@@ -83,7 +113,8 @@ class TicTacToe(Game[TicTacToeState]):
     def returns(self, state: TicTacToeState) -> np.ndarray:
         if state.current_player != TERMINAL:
             return np.zeros(2, dtype=np.float32)
-        return winner_returns(2, self._winner(state))
+        winner = self._winner(state)
+        return shared_win_returns(2, [] if winner is None else [winner])
 
     def observe(self, state: TicTacToeState, player: int) -> np.ndarray:
         board = state.board.reshape(3, 3)
@@ -129,7 +160,7 @@ class CountDownState:
         return repr((self.counter, self.current_player, self.ply, self.truncated, self.winner)).encode()
 
 
-class CountDown(Game[CountDownState]):
+class CountDown(Game[CountDownState, int]):
     """Players count down a shared counter; whoever brings it to 0 wins; ``cap`` plies end it as a draw.
 
     Actions: 0 takes one (next player moves), 1 takes two and moves again, 2 takes one and skips the next
@@ -157,8 +188,13 @@ class CountDown(Game[CountDownState]):
             return np.zeros(3, dtype=bool)
         return np.array([True, state.counter >= 2, True])
 
-    def apply(self, state: CountDownState, action: int) -> CountDownState:
-        action = self.check_action(state, action)
+    def encode(self, state: CountDownState, move: int) -> int:
+        return move
+
+    def decode(self, state: CountDownState, action: int) -> int:
+        return action
+
+    def _apply(self, state: CountDownState, action: int) -> CountDownState:
         player, n = state.current_player, self.config.num_players
         new = state.copy()
         new.counter -= 2 if action == 1 else 1
@@ -167,14 +203,12 @@ class CountDown(Game[CountDownState]):
         new.current_player = (player + (0, 0, 1)[action] + (1, 0, 1)[action]) % n
         if new.counter <= 0:
             new.current_player, new.winner = TERMINAL, player
-        elif new.ply >= self.config.cap:
-            new.current_player, new.truncated = TERMINAL, True
         return new
 
     def returns(self, state: CountDownState) -> np.ndarray:
         if state.current_player != TERMINAL:
             return np.zeros(self.config.num_players, dtype=np.float32)
-        return winner_returns(self.config.num_players, state.winner)
+        return shared_win_returns(self.config.num_players, [] if state.winner is None else [state.winner])
 
     def observe(self, state: CountDownState, player: int) -> np.ndarray:
         obs = np.zeros(1 + self.config.num_players, dtype=np.float32)
@@ -207,18 +241,16 @@ class FirstLegalAgent:
         self.seeds.append(seed)
 
 
-TOY_GAMES: dict[str, tuple[type[Game], str]] = {
-    "toy_tictactoe": (TicTacToe, "tests.toy_games:FirstLegalAgent"),
-    "toy_countdown": (CountDown, ""),
-}
+TOY_GAMES: dict[str, type[Game]] = {"toy_tictactoe": TicTacToe, "toy_countdown": CountDown}
 
 
 def ensure_toy_games_registered() -> None:
     """Register the toy games and their envs (tests only; the package never sees them)."""
-    for name, (game_class, heuristic) in TOY_GAMES.items():
+    for name, game_class in TOY_GAMES.items():
         if name not in list_games():
-            register_game(name, game_class, gym_name=name.title().replace("_", ""), heuristic_agent=heuristic)
+            register_game(name, game_class, gym_name=name.title().replace("_", ""))
         register_envs(name)
+    register_opponent("toy_tictactoe", "first_legal", FirstLegalAgent, default=True)
 
 
 ensure_toy_games_registered()

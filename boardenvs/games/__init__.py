@@ -14,7 +14,6 @@ register_game(
     Quoridor,
     presets={"2p": {}, "4p": {"num_players": 4}, "small": {"board_size": 5}},
     gym_name="Quoridor",
-    heuristic_agent="baselines.heuristics.quoridor:HeuristicAgent",
 )
 
 register_game(
@@ -27,7 +26,6 @@ register_game(
         "4p": {"num_players": 4},
     },
     gym_name="NodeConquest",
-    heuristic_agent="baselines.heuristics.node_conquest:GreedyExpander",
 )
 
 register_game(
@@ -35,7 +33,6 @@ register_game(
     BattleSheep,
     presets={name: dict(config) for name, config in BATTLE_SHEEP_PRESETS.items()},
     gym_name="BattleSheep",
-    heuristic_agent="baselines.heuristics.battle_sheep:EvaluationAgent",
 )
 
 register_game(
@@ -50,7 +47,6 @@ register_game(
         "hardcore": {"hardcore": True},
     },
     gym_name="Gravwell",
-    heuristic_agent="baselines.heuristics.gravwell:DecisionTreeAgent",
 )
 
 register_game(
@@ -58,5 +54,4 @@ register_game(
     Splendor,
     presets={name: dict(config) for name, config in SPLENDOR_PRESETS.items()},
     gym_name="Splendor",
-    heuristic_agent="baselines.heuristics.splendor:BuyerAgent",
 )

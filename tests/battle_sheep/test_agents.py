@@ -7,8 +7,8 @@ import numpy as np
 import boardenvs
 from baselines.agent import RandomAgent
 from baselines.arena import play_game
-from baselines.heuristics import heuristic_agents
-from baselines.heuristics.battle_sheep import EvaluationAgent, crowding_map, seed_splits
+from baselines.games import scripted_agents
+from baselines.games.battle_sheep import EvaluationAgent, crowding_map, seed_splits
 from tests.battle_sheep.helpers import board, small_game
 
 
@@ -41,4 +41,4 @@ def test_evaluation_agent_wins_most_4_player_games_against_random() -> None:
 
 
 def test_evaluation_agent_is_registered_as_the_heuristic() -> None:
-    assert heuristic_agents("battle_sheep") == {"evaluation": EvaluationAgent}
+    assert scripted_agents("battle_sheep") == {"evaluation": EvaluationAgent}

@@ -19,17 +19,18 @@ STUCK = ["A2 B2 . . .", "B1 # . . .", ". . A3 . .", ". . . . .", ". . . . ."]
 """Move phase, player 0 to move: a1 is walled in, only c3 can move."""
 
 
-def action_of(game: BattleSheep, text: str) -> int:
-    """The action id of ``"place c5"`` or ``"c5 NE 3"`` whether or not it is legal."""
+def action_of(game: BattleSheep, state: BattleSheepState, text: str) -> int:
+    """The action id of ``"place c5"`` or ``"c5 NE 3"`` in ``state`` whether or not it is legal there."""
     words, size = text.split(), game.config.board_size
     if words[0] == "place":
-        return game.encode(Move("place", parse_cell(size, words[1])))
-    return game.encode(Move("move", parse_cell(size, words[0]), DIRECTION_NAMES.index(words[1]), int(words[2])))
+        return game.encode(state, Move("place", parse_cell(size, words[1])))
+    move = Move("move", parse_cell(size, words[0]), DIRECTION_NAMES.index(words[1]), int(words[2]))
+    return game.encode(state, move)
 
 
 def refuse(game: BattleSheep, state: BattleSheepState, text: str, reason: str) -> None:
     """``apply`` and ``check_action`` both refuse ``text`` with the message ``... illegal here: <reason>``."""
-    action = action_of(game, text)
+    action = action_of(game, state, text)
     expected = f"action {action} is illegal here: {text}: {reason}"
     with pytest.raises(ValueError, match=f"^{re.escape(expected)}$"):
         game.apply(state, action)
@@ -61,7 +62,7 @@ def test_placing_away_from_the_border_with_4_neighbourhood() -> None:
 def test_placing_away_from_the_border_with_8_neighbourhood() -> None:
     game = small_game(field_size=24, border_neighbourhood=8)
     state = board(game, PLACING, 1)
-    game.apply(state, action_of(game, "place b4"))  # diagonal to a5: a border cell here
+    game.apply(state, action_of(game, state, "place b4"))  # diagonal to a5: a border cell here
     why = "c3 is not a border cell (a starting stack goes on the board edge or beside or diagonal to a non-field cell)"
     refuse(game, state, "place c3", f"{why}; {FREE_BORDER_4.replace('a4', 'a4, b4')}")
 
@@ -149,7 +150,7 @@ def test_hidden_counts_never_show_another_players_stack_size() -> None:
     rows = ["A3 {} . . .", ". . . . .", ". # A6 . .", ". . {} . .", ". . . . ."]
     one, other = (board(game, [r.format(*b) for r in rows], 0) for b in (("B5", "B4"), ("B8", "B1")))
     for text in ("b1 S 3", "b1 S 8", "c4 S 1", "a1 E 1", "c3 S 1", "place b2"):
-        action = action_of(game, text)
+        action = action_of(game, one, text)
         assert game.illegal_reason(one, action) == game.illegal_reason(other, action)
     refuse(
         game,

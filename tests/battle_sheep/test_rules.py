@@ -1,11 +1,11 @@
-"""Rule scenarios of Battle Sheep (RULES.md §4), each named after the rule it checks."""
+"""Rule scenarios of Battle Sheep (docs/rules/rules.md §4), each named after the rule it checks."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from boardenvs.core import TERMINAL
+from boardenvs.core import TERMINAL, shared_win_returns
 from boardenvs.games.battle_sheep.rules import rank_points
 from boardenvs.games.battle_sheep.tables import DIRECTION_NAMES
 from tests.battle_sheep.helpers import board, small_game
@@ -91,7 +91,7 @@ def test_game_ends_when_nobody_can_move() -> None:
     state = game.apply(start, game.parse_action(start, "a1 E 1"))
     assert state.current_player == TERMINAL and not game.legal_action_mask(state).any()
     assert game.scores(state).tolist() == [2.0, 1.0]  # round(2 ** 1.25) = 2
-    assert game.returns(state).tolist() == [0.5, -0.5]
+    assert game.returns(state).tolist() == [1.0, -1.0]
 
 
 def test_region_score_is_rounded_sum_of_4_connected_region_sizes_to_the_1_25() -> None:
@@ -117,5 +117,22 @@ def test_teams_average_scores_with_the_partner_and_share_the_return() -> None:
     assert state.current_player == TERMINAL
     assert game.ranking_scores(state).tolist() == [1.5, 1.0, 1.5, 1.0]
     returns = game.returns(state)
-    assert returns[0] == returns[2] == pytest.approx((4 - 2.75) / 4)
-    assert returns[1] == returns[3] == pytest.approx((1.5 - 2.75) / 4)
+    assert returns[0] == returns[2] == pytest.approx((4 - 2.75) / (5 - 2.75))
+    assert returns[1] == returns[3] == pytest.approx((1.5 - 2.75) / (5 - 2.75))
+
+
+
+def finished(game, tokens: list[str]) -> object:
+    """A finished game on a 5x5 board whose first row holds ``tokens`` (single sheep), the rest not field."""
+    return board(game, [" ".join(tokens + ["#"] * (5 - len(tokens)))] + ["# # # # #"] * 4, TERMINAL)
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_a_sole_winner_and_a_full_tie_get_the_shared_win_returns(num_players: int) -> None:
+    game = small_game(num_players=num_players, field_size=5)
+    others = [f"{letter}1" for letter in "BCD"[: num_players - 1]]
+    sole = finished(game, ["A1", "A1", *others])  # A's region of 2 scores 2, every other player 1
+    assert game.ranking_scores(sole).tolist() == [2.0] + [1.0] * (num_players - 1)
+    assert game.returns(sole) == pytest.approx(shared_win_returns(num_players, [0]))
+    tie = finished(game, ["A1", *others])
+    assert game.returns(tie).tolist() == [0.0] * num_players

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 import boardenvs
-from baselines.heuristics.gravwell import DecisionTreeAgent, RandomAgent, RandomNoStopAgent
 from boardenvs.games.gravwell import Gravwell
 from boardenvs.testing import check_game
 
@@ -60,6 +59,8 @@ def _play(game: Gravwell, agents: list, seed: int) -> np.ndarray:
 
 
 def test_decision_tree_beats_random_more_often_than_a_fair_share() -> None:
+    from baselines.games.gravwell import DecisionTreeAgent, RandomAgent  # agents: imported only by their tests
+
     game = Gravwell(num_players=4)
     wins = sum(_play(game, [DecisionTreeAgent(i)] + [RandomAgent(10 * i + k) for k in range(3)], i)[0] > 0
                for i in range(60))  # fmt: skip
@@ -67,6 +68,8 @@ def test_decision_tree_beats_random_more_often_than_a_fair_share() -> None:
 
 
 def test_random_no_stop_never_uses_the_emergency_stop() -> None:
+    from baselines.games.gravwell import RandomNoStopAgent
+
     game = Gravwell(num_players=2)
     rng = np.random.default_rng(1)
     s, agent = game.initial_state(rng), RandomNoStopAgent(1)
@@ -74,7 +77,6 @@ def test_random_no_stop_never_uses_the_emergency_stop() -> None:
         action = agent.act(game, s, s.current_player)
         assert action != game.stop_action
         s = game.apply(s, action)
-
 
 
 def test_apply_shares_only_untouched_lists_and_copy_is_independent() -> None:

@@ -1,4 +1,4 @@
-"""Gravwell movement scenarios, including the executed Gravitas outcomes of RULES.md §7."""
+"""Gravwell movement scenarios, including the executed Gravitas outcomes of docs/rules/rules.md §7."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ def c(symbol: str) -> int:
 def test_ship_with_equal_nearest_distances_and_counts_is_stuck() -> None:
     pos = [29, 22, 36]  # ship on 29, nearest 7 behind and 7 ahead, one ship each side
     assert heading(pos, 0) == 0
-    assert resolve(pos, 0, c("Mg"), 2, False) == [] and pos[0] == 29
+    moves: list = []
+    assert resolve(pos, 0, c("Mg"), 2, False, moves=moves) == -1 and moves == [] and pos[0] == 29
 
 
 def test_tie_in_distance_goes_to_the_side_with_more_ships() -> None:
@@ -59,9 +60,9 @@ def test_overshooting_the_warp_gate_stops_on_it_and_moving_back_stops_in_the_sin
 
 
 def test_tractor_pulls_nearest_first_behind_first_on_ties_and_bumps() -> None:
-    pos = [20, 17, 23, 36]  # two ships at distance 3: the one behind (17) goes first
-    moves = resolve(pos, 0, c("Qt"), 3, False)  # tractor 3
-    assert [m[0] for m in moves] == [1, 2, 3]
+    pos, moves = [20, 17, 23, 36], []  # two ships at distance 3: the one behind (17) goes first
+    assert resolve(pos, 0, c("Qt"), 3, False, moves=moves) == -1  # tractor 3
+    assert [ship for _, _, _, ship, _ in moves] == [1, 2, 3]
     assert pos[1] == 21 and pos[2] == 19 and pos[3] == 33  # both land on 20 and bump on
 
 
@@ -69,8 +70,8 @@ def test_tractor_ignores_singularity_ships_and_is_inert_in_the_paper_engine() ->
     pos = [10, 0, 36]
     resolve(pos, 0, c("Jo"), 2, False)
     assert pos == [10, 0, 34]
-    pos = [10, 20, 36]
-    assert resolve(pos, 0, c("Jo"), 2, True) == [] and pos == [10, 20, 36]
+    pos, moves = [10, 20, 36], []
+    assert resolve(pos, 0, c("Jo"), 2, True, moves=moves) == -1 and moves == [] and pos == [10, 20, 36]
 
 
 def test_cards_resolve_in_symbol_order_against_the_board_of_the_moment() -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from baselines.agent import RandomAgent
 from baselines.arena import play_game
-from baselines.heuristics import heuristic_agents
-from baselines.heuristics.node_conquest import GreedyExpander
+from baselines.games import scripted_agents
+from baselines.games.node_conquest import GreedyExpander
 from boardenvs.games.node_conquest import NodeConquest
 
 
@@ -37,4 +37,4 @@ def test_greedy_expander_moves_its_biggest_stack_toward_free_nodes() -> None:
 
 
 def test_greedy_expander_is_registered() -> None:
-    assert heuristic_agents("node_conquest") == {"greedy": GreedyExpander}
+    assert scripted_agents("node_conquest") == {"greedy": GreedyExpander}

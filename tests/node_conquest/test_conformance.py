@@ -33,6 +33,34 @@ def test_variant_passes_check_game(config: dict) -> None:
     assert report.games == 4 and report.plies > 20
 
 
+@pytest.mark.parametrize("preset", boardenvs.list_presets("node_conquest"))
+def test_registry_preset_passes_check_game(preset: str) -> None:
+    game = boardenvs.make_game("node_conquest", preset=preset)
+    assert check_game(game, num_games=3, seed=0).games == 3
+
+
+def test_is_legal_is_false_out_of_range_and_after_the_end_and_never_raises() -> None:
+    game = NodeConquest(rows=3, cols=3, neutral_garrison=2)  # neutral nodes hold 2 units: owner -1 == TERMINAL
+    state = game.initial_state()
+    assert game.is_legal(state, 1) and not game.is_legal(state, 0)  # a1>R; a1>U leads off the map
+    assert not any(game.is_legal(state, a) for a in (-1, 36, 10**9, -(10**9)))
+    over = game.apply(game.position("A9 B2 .2 .2 .2 .2 .2 .2 .2"), 1)
+    assert game.is_terminal(over) and not any(game.is_legal(over, a) for a in range(36))
+
+
+def test_apply_reports_bad_action_types_ranges_and_the_end() -> None:
+    game = NodeConquest(rows=3, cols=3)
+    state = game.initial_state()
+    assert game.apply(state, np.int64(1)).key() == game.apply(state, 1).key()
+    with pytest.raises(TypeError, match="action must be an int, got bool"):
+        game.apply(state, True)
+    with pytest.raises(ValueError, match=r"action 36 is out of range \[0, 36\)"):
+        game.apply(state, 36)
+    over = game.apply(game.position("A9 B2 . . . . . . ."), 1)
+    with pytest.raises(ValueError, match="action 1 played after the game ended"):
+        game.apply(over, 1)
+
+
 def test_registry_presets() -> None:
     assert "node_conquest" in boardenvs.list_games()
     assert boardenvs.make_game("node_conquest", preset="paper").config == NodeConquestConfig()

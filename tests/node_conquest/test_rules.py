@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from boardenvs.core import TERMINAL
-from boardenvs.games.node_conquest import NodeConquest
+from boardenvs.games.node_conquest import Move, NodeConquest
 from boardenvs.games.node_conquest.state import NEUTRAL
 
 
@@ -89,23 +89,24 @@ def test_a_node_with_one_unit_cannot_move_by_default() -> None:
     state = SMALL.position("A1 A5 . . . . . . B1")
     names = {SMALL.action_to_str(state, int(a)) for a in SMALL.legal_actions(state)}
     assert names == {"b1>L", "b1>R", "b1>D"}
-    with pytest.raises(ValueError, match=r"a1>R\) is illegal here: a1 has 1 unit\(s\); a move needs at least 2"):
-        SMALL.apply(state, SMALL.encode(0, 1))
+    reason = r"action 1 is illegal here: a1>R moves from a1, which has 1 unit\(s\); a move needs at least 2"
+    with pytest.raises(ValueError, match=reason):
+        SMALL.apply(state, SMALL.encode(state, Move(0, -1, 1)))
 
 
 def test_illegal_moves_say_why() -> None:
     state = SMALL.position("A3 . . . . . . . B1")
     reasons = {
-        "a1>U": "a1 has no neighbour that way",
-        "b1>R": "b1 is neutral, not player 0's",
-        "c3>L": "c3 is player 1's, not player 0's",
+        "a1>U": "a1>U leads off the map: a1 has no neighbour that way",
+        "b1>R": "b1>R moves from b1, which is neutral, not player 0's",
+        "c3>L": "c3>L moves from c3, which is player 1's, not player 0's",
     }
     for move, reason in reasons.items():
-        with pytest.raises(ValueError, match=f"{move}\\) is illegal here: {reason}"):
+        with pytest.raises(ValueError, match=f"action {_action_id(move)} is illegal here: {reason}"):
             SMALL.apply(state, _action_id(move))
     stuck = NodeConquest(rows=3, cols=3, move_all_units=True)
     position = stuck.position("A0 . . . . . . . B1")
-    with pytest.raises(ValueError, match="pass is legal only when no move is"):
+    with pytest.raises(ValueError, match="pass is legal only when no move is, and player 0 can still move"):
         stuck.apply(stuck.position("A2 . . . . . . . B1"), stuck.rules.pass_action)
     assert stuck.legal_actions(position).tolist() == [stuck.rules.pass_action]
 
@@ -136,17 +137,39 @@ def test_last_player_standing_wins_with_three_players() -> None:
     assert after.current_player == TERMINAL and game.returns(after).tolist() == [1.0, -0.5, -0.5]
 
 
+def test_the_game_goes_on_until_the_last_ply_before_the_cap() -> None:
+    game = NodeConquest(rows=3, cols=3, max_plies=10)
+    after = play(game, "A6 . . . . . . . B9", "a1>R", ply=8)
+    assert after.ply == 9 and after.current_player == 1 and not after.truncated
+    assert not game.returns(after).any() and after.winners == ()
+
+
 def test_at_the_cap_more_nodes_wins() -> None:
     game = NodeConquest(rows=3, cols=3, max_plies=10)
     after = play(game, "A6 . . . . . . . B9", "a1>R", ply=9)
-    assert after.truncated and after.current_player == TERMINAL
+    assert after.ply == 10 and after.truncated and after.current_player == TERMINAL and after.winners == (0,)
     assert game.returns(after).tolist() == [1.0, -1.0] and game.scores(after).tolist() == [2.0, 1.0]
+    assert game.legal_actions(after).tolist() == [] and not game.is_legal(after, 0)
+
+
+def test_an_elimination_on_the_last_ply_ends_by_elimination_not_truncation() -> None:
+    game = NodeConquest(rows=3, cols=3, max_plies=10)
+    after = play(game, "A9 B2 . . . . . . .", "a1>R", ply=9)
+    assert after.ply == 10 and after.current_player == TERMINAL and not after.truncated and after.winners == (0,)
+    assert game.returns(after).tolist() == [1.0, -1.0]
+
+
+def test_a_player_eliminated_on_the_last_ply_of_three_loses_at_the_cap() -> None:
+    game = NodeConquest(rows=3, cols=3, num_players=3, max_plies=10)
+    after = play(game, "A9 C2 B1 . . . . . B5", "a1>R", ply=9)  # C owned only b1; A and B end with 2 nodes
+    assert after.truncated and after.alive == (True, True, False) and after.winners == (0, 1)
+    assert game.returns(after) == pytest.approx([0.25, 0.25, -0.5])
 
 
 def test_at_the_cap_equal_nodes_draw() -> None:
     game = NodeConquest(rows=3, cols=3, max_plies=10)
     after = play(game, "A6 . . . . . . B1 B9", "a1>R", ply=9)
-    assert after.truncated and game.returns(after).tolist() == [0.0, 0.0]
+    assert after.truncated and after.winners == () and game.returns(after).tolist() == [0.0, 0.0]
 
 
 def test_at_the_cap_the_units_tie_break_decides_equal_nodes() -> None:
@@ -155,12 +178,23 @@ def test_at_the_cap_the_units_tie_break_decides_equal_nodes() -> None:
     assert game.returns(after).tolist() == [-1.0, 1.0]  # 2 + 6 units against 2 + 10
 
 
-def test_at_the_cap_tied_leaders_share_the_win() -> None:
+def test_at_the_cap_a_sole_leader_of_four_gets_one_and_each_loser_minus_a_third() -> None:
     game = NodeConquest(rows=3, cols=3, num_players=4, max_plies=10)
     after = play(game, "A6 . C2 . . . D2 . B2", "a1>R", ply=9)  # A: 2 nodes, the others 1
     assert game.returns(after) == pytest.approx([1.0, -1 / 3, -1 / 3, -1 / 3])
+
+
+def test_at_the_cap_tied_leaders_share_the_win_by_the_one_convention_of_every_game() -> None:
+    """k winners of n get (n - k) / (k (n - 1)) each, every loser -1 / (n - 1) (``shared_win_returns``)."""
+    game = NodeConquest(rows=3, cols=3, num_players=4, max_plies=10)
     after = play(game, "A6 C2 C2 . . . D2 . B2", "a1>D", ply=9)  # A and C: 2 nodes each
-    assert game.returns(after).tolist() == [0.5, -0.5, 0.5, -0.5]
+    assert after.winners == (0, 2)
+    assert game.returns(after) == pytest.approx([1 / 3, -1 / 3, 1 / 3, -1 / 3])  # was +1/2 and -1/2
+    after = play(game, "A6 . C2 C2 D2 . D2 . B2", "a1>R", ply=9)  # A, C and D: 2 nodes each
+    assert game.returns(after) == pytest.approx([1 / 9, -1 / 3, 1 / 9, 1 / 9])
+    three = NodeConquest(rows=3, cols=3, num_players=3, max_plies=10)
+    after = play(three, "A6 . C2 . . . C2 . B2", "a1>R", ply=9)  # A and C: 2 nodes each
+    assert three.returns(after) == pytest.approx([0.25, -0.5, 0.25])
 
 
 def test_pass_exists_only_in_variants_where_a_player_can_be_stuck() -> None:

@@ -60,6 +60,7 @@ def test_left_right_mirror_is_a_symmetry_of_the_two_player_game() -> None:
         mirrored_moves = {_mirror_name(name, n) for name in legal_strings(TWO, state)}
         assert mirrored_moves == legal_strings(TWO, mirror)
         assert np.array_equal(_mirror_planes(TWO, TWO.observe(state, 1)), TWO.observe(mirror, 1))
+        assert np.array_equal(TWO.symmetries[0].observation(TWO.observe(state, 1)), TWO.observe(mirror, 1))
 
 
 def _mirror_name(name: str, n: int) -> str:

@@ -7,8 +7,8 @@ import pytest
 import boardenvs
 from baselines.agent import RandomAgent
 from baselines.arena import play_game
-from baselines.heuristics import heuristic_agents
-from baselines.heuristics.splendor import BuyerAgent, OSLAAgent
+from baselines.games import scripted_agents
+from baselines.games.splendor import BuyerAgent, OSLAAgent
 
 
 @pytest.mark.parametrize("agent_class", [OSLAAgent, BuyerAgent])
@@ -30,4 +30,4 @@ def test_buyer_buys_when_it_can_on_the_rinascimento_preset() -> None:
 
 
 def test_agents_are_registered() -> None:
-    assert heuristic_agents("splendor") == {"osla": OSLAAgent, "buyer": BuyerAgent}
+    assert scripted_agents("splendor") == {"osla": OSLAAgent, "buyer": BuyerAgent}

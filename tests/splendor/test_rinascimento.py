@@ -1,4 +1,4 @@
-"""Rinascimento's rule implementation (RULES.md R1, R5-R9) in the ``rinascimento`` preset.
+"""Rinascimento's rule implementation (docs/rules/rules.md R1, R5-R9) in the ``rinascimento`` preset.
 
 The token mask is checked against a line-by-line transcription of ``PickDifferentCoins.canPerform`` and
 ``PickSameCoins.canPerform`` (with ``PickCoins.canPerform``): every enumerated pattern is legal exactly when

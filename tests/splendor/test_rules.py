@@ -1,4 +1,4 @@
-"""Rule scenarios of official Splendor (RULES.md §3.3, P1-P7) and Rinascimento's variant (R1, R5-R9)."""
+"""Rule scenarios of official Splendor (docs/rules/rules.md §3.3, P1-P7) and Rinascimento's variant (R1, R5-R9)."""
 
 from __future__ import annotations
 

@@ -31,7 +31,7 @@ class BattleSheepConfig:
         hidden_counts: a player sees who owns every cell but only its own stack sizes (course game 3).
         restricted_splits: only splits moving 1, n // 2 or n - 1 sheep of an n-stack (seed 003's move set).
         border_neighbourhood: 4 or 8: a placement cell must lie on the board edge or touch a non-field cell
-            in this neighbourhood (RULES.md S2 recommends 4).
+            in this neighbourhood (docs/rules/rules.md S2 recommends 4).
     """
 
     board_size: int = 12

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, NoReturn
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -36,17 +36,17 @@ class Move(NamedTuple):
     split: int = 0
 
 
-class BattleSheep(Game[BattleSheepState]):
-    """Battle Sheep, the NYCU AI Capstone 2024 square-grid variant (RULES.md §4), for 2 to 4 players.
+class BattleSheep(Game[BattleSheepState, Move]):
+    """Battle Sheep, the NYCU AI Capstone 2024 square-grid variant (docs/rules/rules.md §4), for 2 to 4 players.
 
     **Board.** ``n x n`` cells (``board_size``); ``initial_state`` grows a random 4-connected field of
-    exactly ``field_size`` cells from a random seed cell (RULES.md S1); the other cells are not field.
+    exactly ``field_size`` cells from a random seed cell (docs/rules/rules.md S1); the other cells are not field.
     Cell ``x * n + y`` is the course's ``mapStat[x][y]``; its name is column letter ``y``, row ``x + 1``
     (``"c5"`` is ``x = 4, y = 2``).
 
     **Players.** 0..p-1 (the course's ids 1..p). Placement: players 0, 1, ... in turn each place all
     ``sheep_per_player`` sheep on one free *border* cell: a field cell on the board edge or 4-adjacent
-    (``border_neighbourhood=8``: 8-adjacent) to a non-field cell (RULES.md S2). A player with no free
+    (``border_neighbourhood=8``: 8-adjacent) to a non-field cell (docs/rules/rules.md S2). A player with no free
     border cell is skipped and never gets sheep. Moves: players in cyclic order from player 0 split a
     stack of ``s >= 2`` sheep, ``m`` of them (1..s-1) slide in one of 8 directions (course numpad codes
     1,2,3,4,6,7,8,9 = NW,W,SW,N,S,NE,E,SE with north = row 1) until the next cell is off the board,
@@ -59,26 +59,45 @@ class BattleSheep(Game[BattleSheepState]):
     (m - 1)`` moves ``m`` sheep from cell ``c`` in direction ``d``. This compact encoding is exact: a stack
     never holds more than ``S`` sheep. Notation: ``"place c5"``, ``"c5 NE 3"``.
 
+    **Codec.** ``decode(state, action)`` is the :class:`Move` ``("place", c)`` or ``("move", c, d, m)``
+    (``d`` indexes ``tables.DIRECTION_NAMES``); ``encode(state, move)`` is its inverse and raises
+    ``ValueError`` for a move without an id (a cell off the board, ``d`` outside 0..7, ``m`` outside
+    1..S-1). Both ignore ``state``: cells and directions are the board's, the same for every player.
+
+    **Legality.** The base ``apply`` refuses an illegal id with ``ValueError("action N is illegal here:
+    <move>: <why>; <what may be played>")`` (``reasons.py``; it never names another player's hidden stack
+    size). ``is_legal`` answers without building the mask.
+
     **Observation** ``float32[2p + 5, n, n]`` in [0, 1], players in turn order starting with the
     observer: ``owners`` (p planes), ``stacks`` (p planes, size / S; zeros for other players with
     ``hidden_counts``), ``count_known`` (occupied cells whose size is shown), ``field``, ``free``,
     ``placement_phase``, ``my_turn``.
 
     **Scores and returns.** ``scores``: each player's ``round(sum over its 4-connected regions of
-    size ** 1.25)`` (RULES.md §4.5; Python rounding). With ``teams`` (players 0+2 vs 1+3) the ranking
-    uses each player's score averaged with its partner's. Ranks earn 5/3/2/1 points (the first p of
-    them), tied players share their points evenly; ``returns = (points - mean(points)) / (5 - last)``
-    where ``last`` is the lowest of those p points, so returns are zero-sum and in [-1, 1] (4 players:
-    a lone winner gets 0.5625; teams: winners 0.3125 each, losers -0.3125). Every game ends by its
-    rules within ``spec.max_game_length = p * S`` plies (each stack split creates a new stack).
+    size ** 1.25)`` (docs/rules/rules.md §4.5; Python rounding). With ``teams`` (players 0+2 vs 1+3) the ranking
+    uses each player's score averaged with its partner's. Ranks earn the course's tournament points 5/3/2/1
+    (the first p of them), tied players share their points evenly (so they always sum to the first p
+    points and their mean is fixed); ``returns = (points - mean) / (5 - mean)``: zero-sum, in [-1, 1].
+    This points-by-rank scoring is Battle Sheep's own, not the ``core.shared_win_returns`` convention of
+    the other games: every place counts, not only the winners. It agrees with it where both apply: a sole
+    winner gets +1 and the others -1/(p-1) on average (2 players: exactly +1 / -1), a full tie gives zeros.
+    Distinct scores: 3 players 1, -0.2, -0.8; 4 players 1, 1/9, -1/3, -7/9; teams: winners 5/9 each.
+
+    **Termination.** ``spec.max_game_length = p * S``. Each player places once and each split adds one
+    stack to the mover's, which never exceed ``S``; so the rules end every game within ``p * S`` plies
+    (after ``p * S`` plies every stack holds one sheep and nobody can move) and ``truncated`` stays False.
+    The base's move cap only ends a state whose ``ply`` was set by hand above its placements and splits:
+    terminal, truncated, returns ranked as above.
 
     **Hidden information** (``hidden_counts``, course game 3): ``determinize(state, p, rng)`` resamples
     every other player's stack sizes uniformly among the compositions of its sheep total (``S`` once
     placed) into its occupied cells, at least one per cell. Ownership is public.
 
+    **Symmetries.** None: the field is random and the turn order tells the players apart.
+
     Example:
         >>> import numpy as np
-        >>> from boardenvs.games.battle_sheep import BattleSheep
+        >>> from boardenvs.games.battle_sheep import BattleSheep, Move
         >>> game = BattleSheep(board_size=6, field_size=20, num_players=2, sheep_per_player=4)
         >>> state = game.initial_state(np.random.default_rng(1))
         >>> game.spec.num_actions, game.spec.observation_shape
@@ -86,17 +105,31 @@ class BattleSheep(Game[BattleSheepState]):
         >>> state = game.apply(state, game.legal_actions(state)[0])
         >>> game.action_to_str(state, game.legal_actions(state)[0]), state.current_player
         ('place f1', 1)
+        >>> move = Move("move", cell=14, direction=6, split=2)
+        >>> game.encode(state, move), game.action_to_str(state, game.encode(state, move))
+        (391, 'c3 E 2')
+        >>> game.decode(state, 391) == move
+        True
     """
 
     name = "battle_sheep"
-    version = 0
+    version = 1
     config_class = BattleSheepConfig
 
-    def _make_spec(self) -> GameSpec:
+    def _setup(self) -> None:
+        """The board's lookup tables and the sizes the action encoding needs."""
         config: BattleSheepConfig = self.config
         self.tables = tables_for(config.board_size)
         self.cells, self.splits = self.tables.cells, config.sheep_per_player - 1
         self._split_sizes = np.arange(1, config.sheep_per_player)
+        around = self.tables.orthogonal
+        if config.border_neighbourhood == 8:
+            around = np.concatenate([around, self.tables.diagonal])
+        # per cell, the neighbours (the sentinel off the board) that make it a border cell when not field
+        self._around: tuple[tuple[int, ...], ...] = tuple(map(tuple, around.T.tolist()))
+
+    def _make_spec(self) -> GameSpec:
+        config: BattleSheepConfig = self.config
         p, n = config.num_players, config.board_size
         return GameSpec(
             self.name,
@@ -109,9 +142,6 @@ class BattleSheep(Game[BattleSheepState]):
             perfect_information=not config.hidden_counts,
             zero_sum=True,
         )
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.config,))
 
     # -- the contract ----------------------------------------------------------------------------
     def initial_state(self, rng: np.random.Generator) -> BattleSheepState:
@@ -142,22 +172,24 @@ class BattleSheep(Game[BattleSheepState]):
             ok &= (sizes == 1) | (sizes == counts // 2) | (sizes == counts - 1)
         return ok
 
-    def apply(self, state: BattleSheepState, action: int) -> BattleSheepState:
-        action = self._checked_int(state, action)
-        move = self.decode(state, action)
+    def is_legal(self, state: BattleSheepState, action: int) -> bool:
+        """Whether the int ``action`` is legal (False when terminal or out of range), without the mask."""
+        if state.current_player == TERMINAL or not 0 <= action < self._num_actions:
+            return False
+        if action < self.cells:
+            return self.in_placement(state) and self._can_place(state, action)
+        return not self.in_placement(state) and self._can_split(state, self.decode(state, action))
+
+    def _apply(self, state: BattleSheepState, action: int) -> BattleSheepState:
+        """Place the starting stack, or split a stack and slide the group; then the next player who can act."""
         new = state.copy()
         player = state.current_player
-        if move.kind == "place":
-            if not (self.in_placement(state) and self._can_place(state, move.cell)):
-                self._raise_illegal(state, action)
-            new.owner[move.cell], new.counts[move.cell] = player + 1, self.config.sheep_per_player
+        if action < self.cells:
+            new.owner[action], new.counts[action] = player + 1, self.config.sheep_per_player
             new.placed += 1
         else:
-            if self.in_placement(state) or not self._can_split(state, move):
-                self._raise_illegal(state, action)
+            move = self.decode(state, action)
             end = slide_end(self.tables, state.owner, move.cell, move.direction)
-            if end < 0:
-                self._raise_illegal(state, action)
             new.counts[move.cell] -= move.split
             new.owner[end], new.counts[end] = player + 1, move.split
         new.ply += 1
@@ -173,8 +205,7 @@ class BattleSheep(Game[BattleSheepState]):
         if state.current_player != TERMINAL:
             return np.zeros(self.config.num_players, dtype=np.float32)
         points = rank_points(self.ranking_scores(state))
-        spread = RANK_POINTS[0] - RANK_POINTS[self.config.num_players - 1]
-        return ((points - points.mean()) / spread).astype(np.float32)
+        return ((points - points.mean()) / (RANK_POINTS[0] - points.mean())).astype(np.float32)
 
     def scores(self, state: BattleSheepState) -> np.ndarray:
         """Each player's region score ``round(sum |region| ** 1.25)``."""
@@ -254,8 +285,8 @@ class BattleSheep(Game[BattleSheepState]):
         return BattleSheepState(owner, counts, placed, current_player, ply)
 
     # -- codec and helpers -----------------------------------------------------------------------
-    def decode(self, state: BattleSheepState | None, action: int) -> Move:
-        """The :class:`Move` of action id ``action`` (the encoding does not depend on the state)."""
+    def decode(self, state: BattleSheepState, action: int) -> Move:
+        """The :class:`Move` of action id ``action`` (the encoding does not depend on ``state``)."""
         del state
         if action < self.cells:
             return Move("place", int(action))
@@ -263,28 +294,30 @@ class BattleSheep(Game[BattleSheepState]):
         cell, direction = divmod(rest, 8)
         return Move("move", cell, direction, split + 1)
 
-    def encode(self, move: Move) -> int:
-        """The action id of ``move``."""
-        if move.kind == "place":
-            return move.cell
-        return self.cells + (move.cell * 8 + move.direction) * self.splits + move.split - 1
+    def encode(self, state: BattleSheepState, move: Move) -> int:
+        """The action id of ``move`` (whatever ``state``); ``ValueError`` if no id means that move."""
+        del state
+        kind, cell, direction, split = move
+        if kind == "place" and 0 <= cell < self.cells and direction == split == 0:
+            return cell
+        if kind == "move" and 0 <= cell < self.cells and 0 <= direction < 8 and 1 <= split <= self.splits:
+            return self.cells + (cell * 8 + direction) * self.splits + split - 1
+        raise ValueError(f"{move} has no action id: {self._notation()}")
 
     def parse_action(self, state: BattleSheepState, text: str) -> int:
         """The legal action written ``text`` (``"place c5"`` or ``"c5 NE 3"``); ``ValueError`` otherwise."""
         words, size = text.split(), self.config.board_size
         try:
             if len(words) == 2 and words[0] == "place":
-                action = self.encode(Move("place", parse_cell(size, words[1])))
+                action = self.encode(state, Move("place", parse_cell(size, words[1])))
             else:
                 cell, direction, split = parse_cell(size, words[0]), DIRECTION_NAMES.index(words[1]), int(words[2])
-                if not 1 <= split <= self.splits:
-                    raise ValueError(text)
-                action = self.encode(Move("move", cell, direction, split))
+                action = self.encode(state, Move("move", cell, direction, split))
         except (IndexError, ValueError):
             raise ValueError(f"move {text!r} is not legal here: {self._notation()}") from None
         if self.is_terminal(state):
             raise ValueError(f"move {text!r} is not legal here: the game is over")
-        if not self.legal_action_mask(state)[action]:
+        if not self.is_legal(state, action):
             raise ValueError(f"move {text!r} is not legal here: {self.illegal_reason(state, action)}")
         return action
 
@@ -313,22 +346,16 @@ class BattleSheep(Game[BattleSheepState]):
         return next_player(self.tables, state, c.num_players, c.border_neighbourhood, after)
 
     def _can_place(self, state: BattleSheepState, cell: int) -> bool:
-        return bool(placement_cells(self.tables, state.owner, self.config.border_neighbourhood)[cell])
+        """``cell`` is a free border cell (``rules.placement_cells``, for one cell)."""
+        owner = state.owner
+        return bool(owner[cell] == FREE) and any(owner[other] == NONFIELD for other in self._around[cell])
 
     def _can_split(self, state: BattleSheepState, move: Move) -> bool:
-        if state.owner[move.cell] != state.current_player + 1 or not 1 <= move.split < state.counts[move.cell]:
+        """The mover's stack on ``move.cell`` may send ``move.split`` sheep towards a free first cell."""
+        cell, split = move.cell, move.split
+        count = int(state.counts[cell])
+        if state.owner[cell] != state.current_player + 1 or split >= count:
             return False
-        return bool(self._split_ok(state.counts[[move.cell]])[0, move.split - 1])
-
-    def _checked_int(self, state: BattleSheepState, action: int) -> int:
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise TypeError(f"action must be an int, got {type(action).__name__}")
-        if state.current_player == TERMINAL:
-            raise ValueError(f"action {action} played after the game ended")
-        if not 0 <= action < self.spec.num_actions:
-            raise ValueError(f"action {action} is out of range [0, {self.spec.num_actions})")
-        return int(action)
-
-    def _raise_illegal(self, state: BattleSheepState, action: int) -> NoReturn:
-        """Raise the error ``check_action`` gives for an in-range ``action`` the fast checks of ``apply`` refused."""
-        raise ValueError(f"action {action} is illegal here: {self.illegal_reason(state, action)}")
+        if state.owner[self.tables.step[move.direction, cell]] != FREE:
+            return False
+        return not self.config.restricted_splits or split in (1, count // 2, count - 1)

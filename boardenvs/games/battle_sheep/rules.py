@@ -10,13 +10,13 @@ from boardenvs.games.battle_sheep.tables import Tables
 
 SCORE_EXPONENT = 1.25
 RANK_POINTS = (5.0, 3.0, 2.0, 1.0)
-"""Tournament points of the 1st..4th highest score (RULES.md §4.5); ties split them evenly."""
+"""Tournament points of the 1st..4th highest score (docs/rules/rules.md §4.5); ties split them evenly."""
 
 
 def generate_field(t: Tables, field_size: int, rng: np.random.Generator) -> np.ndarray:
     """``int8[cells + 1]`` owner array of a random 4-connected field of exactly ``field_size`` cells.
 
-    Grows a polyomino from a random seed cell by adding random free 4-neighbours (RULES.md S1).
+    Grows a polyomino from a random seed cell by adding random free 4-neighbours (docs/rules/rules.md S1).
     """
     owner = np.full(t.cells + 1, NONFIELD, dtype=np.int8)
     start = int(rng.integers(t.cells))
@@ -32,7 +32,7 @@ def generate_field(t: Tables, field_size: int, rng: np.random.Generator) -> np.n
 
 
 def border_cells(t: Tables, owner: np.ndarray, neighbourhood: int) -> np.ndarray:
-    """``bool[cells]``: field cells on the board edge or next to a non-field cell (RULES.md S2)."""
+    """``bool[cells]``: field cells on the board edge or next to a non-field cell (docs/rules/rules.md S2)."""
     outside = (owner[t.orthogonal] == NONFIELD).any(axis=0)
     if neighbourhood == 8:
         outside |= (owner[t.diagonal] == NONFIELD).any(axis=0)

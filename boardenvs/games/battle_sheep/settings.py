@@ -1,6 +1,6 @@
 """The four game settings of the 2024 course (the package's own copy of ``settings.csv``).
 
-``settings.csv`` next to this module is the course table (RULES.md §4.6); ``PRESETS`` are the registry
+``settings.csv`` next to this module is the course table (docs/rules/rules.md §4.6); ``PRESETS`` are the registry
 presets built from it. A test checks that the two agree.
 """
 

@@ -22,7 +22,8 @@ class BattleSheepState:
         placed: placement turns done (or skipped); the move phase starts when it reaches ``num_players``.
         current_player: the player to move, or ``TERMINAL`` (-1).
         ply: actions played so far.
-        truncated: always False (every game ends by its rules within ``spec.max_game_length``).
+        truncated: True only when the base's move cap ended the game, which play from ``initial_state``
+            never reaches (every game ends by its rules within ``spec.max_game_length``).
     """
 
     __slots__ = ("owner", "counts", "placed", "current_player", "ply", "truncated")
@@ -39,7 +40,9 @@ class BattleSheepState:
 
     def copy(self) -> BattleSheepState:
         """An equal, independent state."""
-        return BattleSheepState(self.owner.copy(), self.counts.copy(), self.placed, self.current_player, self.ply)
+        new = BattleSheepState(self.owner.copy(), self.counts.copy(), self.placed, self.current_player, self.ply)
+        new.truncated = self.truncated
+        return new
 
     def key(self) -> bytes:
         """Canonical bytes: equal keys mean equal positions."""

@@ -1,7 +1,7 @@
 """Per-board-size lookup tables: direction steps, first-step neighbours and slide rays.
 
 Cells are numbered ``x * n + y`` for ``mapStat[x][y]`` of the course format; ``x`` is the printed row
-(row 0 at the top) and ``y`` the column. Directions follow the course's numpad codes (RULES.md §4.4):
+(row 0 at the top) and ``y`` the column. Directions follow the course's numpad codes (docs/rules/rules.md §4.4):
 code ``d`` moves by ``(dx, dy) = ((d - 1) % 3 - 1, (d - 1) // 3 - 1)``.
 """
 

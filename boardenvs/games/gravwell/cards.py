@@ -1,6 +1,6 @@
 """The 26 Gravwell fuel cards (``cards.csv``, shipped in the package), indexed by resolution order 0..25.
 
-Card ``c`` resolves before card ``c + 1`` (alphabetical order of the element symbol, RULES.md §1.4).
+Card ``c`` resolves before card ``c + 1`` (alphabetical order of the element symbol, docs/rules/rules.md §1.4).
 """
 
 from __future__ import annotations

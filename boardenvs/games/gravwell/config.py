@@ -11,11 +11,11 @@ from boardenvs.core import check_int
 
 @dataclass(frozen=True)
 class GravwellConfig:
-    """Settings of one Gravwell game (defaults: a correct 4-player game, official rules as in RULES.md §1).
+    """Settings of one Gravwell game (defaults: a correct 4-player game, official rules as in docs/rules/rules.md §1).
 
     Attributes:
         num_players: 2..4.
-        inert_tractors: the Gravitas engine bug (RULES.md §1.5): tractor cards move nothing. Use it only to
+        inert_tractors: the Gravitas engine bug (docs/rules/rules.md §1.5): tractor cards move nothing. Use it only to
             reproduce the paper's numbers.
         no_secrets: official variant: both cards of every draft stack are face up.
         hardcore: official variant: one Emergency Stop for the whole game instead of one per round.

@@ -1,25 +1,35 @@
-"""The Gravwell transitions (RULES.md §1), written for speed: the engine behind ``Gravwell.apply``.
+"""The Gravwell transitions (docs/rules/rules.md §1) as plain functions, written for speed.
 
-A state keeps its attributes in its ``__dict__``; a transition copies that dict once, replaces only the
-lists it changes (states share the others: states are never mutated) and records its events as plain
-tuples ``(ply, kind, player, card, detail, tile)`` (``GravwellState.events`` wraps them on access).
-The caller (``Gravwell.apply``) has checked that the action is legal.
+``Gravwell._apply`` calls one of :func:`draft`, :func:`commit` (a secret card choice), :func:`reveal` (the
+last commit of a turn: every card is revealed and resolves) and :func:`stop_decision`, passing the game's
+:class:`Tables` (what the transitions read of the configured game) and a legal move: legality and the move
+cap are the job of ``Game.apply``. Every card moves ships through ``rules.resolve``, the one resolution path,
+which the agents and the tests call too.
+
+A state keeps its attributes in its ``__dict__``; a transition copies that dict once into the new state,
+replaces only the lists it changes (states share the others: states are never mutated) and records its
+events as plain tuples ``(kind, player, card, detail, tile)`` (``GravwellState.events`` adds the ply).
+The new state's own attributes (``current_player``, ``truncated``...) are therefore its own to set. Each
+transition builds its state in place (``object.__new__`` and the dict) rather than through a helper: one
+more Python call per move shows in the benchmark.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from boardenvs.core import TERMINAL
-from boardenvs.games.gravwell.cards import NUM_CARDS, VALUES
-from boardenvs.games.gravwell.observation import TURNS
-from boardenvs.games.gravwell.rules import SIGNED_VALUES, WARP_GATE, heading, pull, slide
+from boardenvs.games.gravwell.cards import NUM_CARDS
+from boardenvs.games.gravwell.config import GravwellConfig
+from boardenvs.games.gravwell.rules import ROUNDS, SIGNED_VALUES, TURNS, WARP_GATE, heading, resolve
 from boardenvs.games.gravwell.state import COMMIT, DRAFT, STOP, GravwellState
 
-ROUNDS = 6
 BITS: tuple[int, ...] = tuple(1 << card for card in range(NUM_CARDS))
 CLEAR: tuple[int, ...] = tuple(~(1 << card) for card in range(NUM_CARDS))
+HULKS_2P, HULKS_MORE = (36,), (36, 26)
+"""The hulks' tiles: one hulk with 2 players, two with more."""
 RawEvent = tuple[str, int, int, int, int]
 """``(kind, player, card, detail, tile)``: a ``GravwellEvent`` without its ply (that of the action)."""
 MAX_PLAYERS = 4
@@ -32,180 +42,202 @@ STOP_EVENTS = tuple(tuple(("emergency_stop", p, c, -1, -1) for c in range(NUM_CA
 _new_object = object.__new__
 
 
-def new_state(fields: dict[str, Any]) -> GravwellState:
-    """The state whose attributes are ``fields`` (taken over, not copied)."""
+@dataclass(frozen=True, slots=True)
+class Tables:
+    """What the transitions read of one configured game (immutable; built by :func:`make_tables`).
+
+    A frozen dataclass with slots: Python reads slots as fast as plain attributes (a NamedTuple's fields
+    are slower to read, and the transitions read these on every move)."""
+
+    n: int
+    """Number of players."""
+    num_stacks: int
+    """Draft stacks per round (``3n``)."""
+    hardcore: bool
+    """One Emergency Stop for the whole game (not reset each round)."""
+    inert_tractors: bool
+    """Tractor cards move nothing (the Gravitas engine bug)."""
+    hulks: tuple[int, ...]
+    """Starting tiles of the hulks."""
+    known_mask: tuple[tuple[int, ...], ...]
+    """Per drafted stack ``[face_up][face_down]``: the bits of the cards everybody learns."""
+    draft_events: tuple[tuple[tuple[tuple[RawEvent, ...], ...], ...], ...]
+    """Per ``[player][stack][face_up]``: the events of that draft (shared constants)."""
+
+
+def make_tables(config: GravwellConfig) -> Tables:
+    """The :class:`Tables` of ``config``."""
+    n = config.num_players
+    known_mask = tuple(
+        tuple(BITS[up] | (BITS[down] if config.no_secrets else 0) for down in range(NUM_CARDS))
+        for up in range(NUM_CARDS)
+    )
+    draft_events = tuple(
+        tuple(tuple((("draft", p, up, stack, -1),) for up in range(NUM_CARDS)) for stack in range(3 * n))
+        for p in range(n)
+    )
+    hulks = HULKS_2P if n == 2 else HULKS_MORE
+    return Tables(n, 3 * n, config.hardcore, config.inert_tractors, hulks, known_mask, draft_events)
+
+
+def new_game(tables: Tables, decks: tuple[tuple[int, ...], ...], ties: tuple[tuple[int, ...], ...]) -> GravwellState:
+    """Ships in the Singularity, the first round dealt from the pre-drawn ``decks`` (per round, the order of
+    the 26 cards) and Singularity tie orders ``ties`` (per round, an order of the players)."""
+    n = tables.n
+    fields = {
+        "pos": [0] * n + list(tables.hulks), "hands": [0] * n, "known": [0] * n, "stacks": (), "free": 0,
+        "order": (), "picks": 0, "commits": [-1] * n, "queue": (), "direction": 0, "stops": [True] * n,
+        "round": 0, "turn": 0, "phase": DRAFT, "revealed": (-1,) * n, "spent": 0, "decks": decks, "ties": ties,
+        "winner": -1, "raw_events": (), "current_player": 0, "ply": 0, "truncated": False,
+    }  # fmt: skip
+    _start_round(tables, fields, [])
     state = _new_object(GravwellState)
     state.__dict__ = fields
     return state
 
 
-class Engine:
-    """The transitions of ``Gravwell`` (a mixin: it reads the game's ``n``, ``num_stacks``, ``config``,
-    ``_last_ply`` (the last ply before the ``max_plies`` cut), ``_inert``, ``_known_mask`` and ``_seats``
-    (``range(n)`` as a tuple))."""
+# -- the moves -----------------------------------------------------------------------------------
+def draft(tables: Tables, state: GravwellState, player: int, stack: int) -> GravwellState:
+    """``player`` takes the open ``stack``; after the last pick the turn's commits start with seat 0."""
+    fields = state.__dict__.copy()
+    up, down = state.stacks[stack]
+    fields["hands"] = hands = state.hands[:]
+    hands[player] |= BITS[up] | BITS[down]
+    fields["known"] = known = state.known[:]
+    known[player] |= tables.known_mask[up][down]
+    fields["free"], fields["ply"] = state.free & CLEAR[stack], state.ply + 1
+    picks = fields["picks"] = state.picks + 1
+    if picks == tables.num_stacks:
+        fields["phase"], fields["current_player"] = COMMIT, 0
+    else:
+        fields["current_player"] = state.order[picks % tables.n]
+    fields["raw_events"] = tables.draft_events[player][stack][up]
+    new = _new_object(GravwellState)
+    new.__dict__ = fields
+    return new
 
-    n: int
-    num_stacks: int
-    config: Any
-    _last_ply: int
-    _inert: bool
-    _known_mask: tuple[tuple[int, ...], ...]
-    _seats: tuple[int, ...]
 
-    def _successor(self, fields: dict[str, Any], events: Sequence[RawEvent], ply: int) -> GravwellState:
-        """The state after ply ``ply`` from its attributes; the game ends after ply ``_last_ply``."""
-        fields["raw_events"] = tuple(events)
-        if ply >= self._last_ply and fields["current_player"] != TERMINAL:
-            fields["current_player"], fields["truncated"] = TERMINAL, True
-        state = _new_object(GravwellState)
-        state.__dict__ = fields
-        return state
+def commit(state: GravwellState, player: int, card: int) -> GravwellState:
+    """``player`` (not the last seat) commits ``card`` in secret; the next seat commits next."""
+    fields = state.__dict__.copy()  # the hot path of random playouts
+    fields["commits"] = commits = state.commits[:]
+    commits[player] = card
+    fields["current_player"], fields["ply"] = player + 1, state.ply + 1
+    fields["raw_events"] = COMMIT_EVENTS[player]
+    new = _new_object(GravwellState)
+    new.__dict__ = fields
+    return new
 
-    def _start_round(self, fields: dict[str, Any], events: list[RawEvent], ply: int) -> None:
-        """Deal the round's stacks, reset hands (and stops unless Hardcore) and set the draft order."""
-        n, round_ = self.n, fields["round"]
-        deck, pos = fields["decks"][round_], fields["pos"]
-        fields["stacks"] = tuple(zip(deck[0 : 6 * n : 2], deck[1 : 6 * n : 2]))
-        fields["free"] = (1 << self.num_stacks) - 1
-        fields["hands"], fields["known"], fields["spent"] = [0] * n, [0] * n, 0
-        if not self.config.hardcore:
-            fields["stops"] = [True] * n
-        waiting = [p for p in fields["ties"][round_] if pos[p] == 0]
-        order = tuple(waiting + sorted((p for p in range(n) if pos[p] > 0), key=pos.__getitem__))
-        fields["order"], fields["picks"], fields["phase"], fields["turn"] = order, 0, DRAFT, 0
-        fields["current_player"] = order[0]
-        events.append(ROUND_EVENTS[round_])
 
-    def _draft(self, state: GravwellState, player: int, stack: int) -> GravwellState:
-        fields = state.__dict__.copy()
-        ply = state.ply
-        up, down = state.stacks[stack]
-        fields["hands"] = hands = state.hands[:]
-        hands[player] |= BITS[up] | BITS[down]
-        fields["known"] = known = state.known[:]
-        known[player] |= self._known_mask[up][down]
-        fields["free"], fields["ply"] = state.free & CLEAR[stack], ply + 1
-        picks = fields["picks"] = state.picks + 1
-        if picks == self.num_stacks:
-            fields["phase"], fields["current_player"] = COMMIT, 0
+def reveal(tables: Tables, state: GravwellState, card: int) -> GravwellState:
+    """The last seat commits ``card``: reveal every card of the turn and resolve them in card order."""
+    n = tables.n
+    fields = state.__dict__.copy()
+    revealed = (*state.commits[: n - 1], card)
+    hands, spent = state.hands[:], state.spent
+    events = [COMMIT_EVENTS[n - 1][0]]
+    queue = []
+    for owner, played in enumerate(revealed):
+        hands[owner] &= CLEAR[played]
+        spent |= BITS[played]
+        events.append(REVEAL_EVENTS[owner][played])
+        queue.append(PENDING[owner][played])
+    queue.sort()
+    fields["hands"], fields["spent"], fields["ply"] = hands, spent, state.ply + 1
+    fields["revealed"], fields["commits"] = revealed, [-1] * n
+    fields["pos"] = pos = state.pos[:]
+    return _resolve_queue(tables, fields, pos, queue, 0, events)
+
+
+def stop_decision(tables: Tables, state: GravwellState, use: bool) -> GravwellState:
+    """The owner of the card at the head of the queue uses its Emergency Stop (the card is cancelled) or not
+    (the card moves the way worked out before the decision); then the rest of the queue resolves."""
+    fields = state.__dict__.copy()
+    queue = state.queue
+    fields["ply"] = state.ply + 1
+    fields["pos"] = pos = state.pos[:]
+    if not use:
+        return _resolve_queue(tables, fields, pos, queue, 0, [], state.direction or 2)
+    card, owner = queue[0]
+    stops = fields["stops"] = state.stops[:]
+    stops[owner] = False
+    return _resolve_queue(tables, fields, pos, queue, 1, [STOP_EVENTS[owner][card]])
+
+
+# -- resolution -----------------------------------------------------------------------------------
+def _resolve_queue(
+    tables: Tables,
+    fields: dict[str, Any],
+    pos: list[int],
+    queue: Sequence[tuple[int, int]],
+    start: int,
+    events: list[RawEvent],
+    declined: int = 0,
+) -> GravwellState:
+    """Resolve ``queue[start:]`` on ``pos`` (each card by ``rules.resolve``, which records the "move" events)
+    until a card needs an Emergency Stop decision, someone escapes or the turn ends; returns the new state.
+    ``declined`` is 0 unless the owner of ``queue[start]`` has just declined the stop: then it is the way that
+    card moves (+1/-1, from before the decision), or 2 for a tractor."""
+    stops, n, inert = fields["stops"], tables.n, tables.inert_tractors
+    for index in range(start, len(queue)):
+        card, owner = queue[index]
+        if declined:
+            direction, declined = declined, 0
         else:
-            fields["current_player"] = state.order[picks % self.n]
-        fields["raw_events"] = self._draft_events[player][stack][up]
-        if ply >= self._last_ply:
-            fields["current_player"], fields["truncated"] = TERMINAL, True
-        new = _new_object(GravwellState)
-        new.__dict__ = fields
-        return new
-
-    def _reveal(self, state: GravwellState, card: int) -> GravwellState:
-        """The last commit (``card``) of a turn: reveal every card and resolve them in card order."""
-        fields = state.__dict__.copy()
-        ply = state.ply
-        revealed = (*state.commits[: self.n - 1], card)
-        hands, spent = state.hands[:], state.spent
-        events = [COMMIT_EVENTS[self.n - 1][0]]
-        queue = []
-        for owner, played in enumerate(revealed):
-            hands[owner] &= CLEAR[played]
-            spent |= BITS[played]
-            events.append(REVEAL_EVENTS[owner][played])
-            queue.append(PENDING[owner][played])
-        queue.sort()
-        fields["hands"], fields["spent"], fields["ply"] = hands, spent, ply + 1
-        fields["revealed"], fields["commits"] = revealed, [-1] * self.n
-        fields["pos"] = pos = state.pos[:]
-        return self._resolve(fields, pos, queue, 0, 0, events, ply)
-
-    def _stop(self, state: GravwellState, use: bool) -> GravwellState:
-        fields = state.__dict__.copy()
-        ply, queue = state.ply, state.queue
-        fields["ply"] = ply + 1
-        fields["pos"] = pos = state.pos[:]
-        if not use:
-            return self._resolve(fields, pos, queue, 0, state.direction or 2, [], ply)
-        card, owner = queue[0]
-        stops = fields["stops"] = state.stops[:]
-        stops[owner] = False
-        return self._resolve(fields, pos, queue, 1, 0, [STOP_EVENTS[owner][card]], ply)
-
-    def _resolve(
-        self,
-        fields: dict[str, Any],
-        pos: list[int],
-        queue: Sequence[tuple[int, int]],
-        index: int,
-        declined: int,
-        events: list[RawEvent],
-        ply: int,
-    ) -> GravwellState:
-        """Resolve ``queue[index:]`` on ``pos`` until a card needs an Emergency Stop decision, someone escapes
-        or the turn ends. ``declined`` is 0 unless the owner of ``queue[index]`` has just declined the stop:
-        then it is the way that card moves (+1/-1, from before the decision), or 2 for a tractor."""
-        stops, end = fields["stops"], len(queue)
-        while index < end:
-            card, owner = queue[index]
             signed = SIGNED_VALUES[card]
-            if declined:
-                direction, declined = declined, 0
-            elif signed:
-                direction = heading(pos, owner)
-                if not direction:
-                    events.append(("stuck", owner, card, -1, pos[owner]))
-                    index += 1
-                    continue
-                if stops[owner]:
-                    return self._pause(fields, events, ply, owner, queue[index:], direction)
-            elif stops[owner]:
-                return self._pause(fields, events, ply, owner, queue[index:], 0)
-            if signed:
-                tile = slide(pos, owner, direction * signed)
-                events.append(("move", owner, card, owner, tile))
-                if tile == WARP_GATE:
-                    return self._escape(fields, events, ply, owner, card)
-            elif not self._inert:
-                for ship, _, tile in pull(pos, owner, VALUES[card], self.n):
-                    events.append(("move", owner, card, ship, tile))
-                    if tile == WARP_GATE and ship < self.n:
-                        return self._escape(fields, events, ply, ship, card)
-            index += 1
+            direction = heading(pos, owner) if signed else 0  # 0 for a tractor: it has no direction
+            if signed and not direction:
+                events.append(("stuck", owner, card, -1, pos[owner]))
+                continue
+            if stops[owner]:  # the owner decides first; the card would move ``direction``
+                fields["phase"], fields["current_player"], fields["queue"] = STOP, owner, tuple(queue[index:])
+                fields["direction"] = direction
+                break
+        winner = resolve(pos, owner, card, n, inert, direction, events)
+        if winner >= 0:
+            _escape(fields, events, winner, card)
+            break
+    else:
         fields["queue"], fields["direction"] = (), 0
-        self._end_turn(fields, events, ply)
-        return self._successor(fields, events, ply)
+        _end_turn(tables, fields, events)
+    fields["raw_events"] = tuple(events)
+    new = _new_object(GravwellState)
+    new.__dict__ = fields
+    return new
 
-    def _pause(
-        self,
-        fields: dict[str, Any],
-        events: list[RawEvent],
-        ply: int,
-        owner: int,
-        queue: Sequence[tuple[int, int]],
-        direction: int,
-    ) -> GravwellState:
-        """``owner`` decides on the Emergency Stop before the head of ``queue`` (the cards left) resolves; it
-        would move ``direction`` (0 for a tractor)."""
-        fields["phase"], fields["current_player"], fields["queue"] = STOP, owner, tuple(queue)
-        fields["direction"], fields["raw_events"] = direction, tuple(events)
-        if ply >= self._last_ply:
-            fields["current_player"], fields["truncated"] = TERMINAL, True
-        state = _new_object(GravwellState)
-        state.__dict__ = fields
-        return state
 
-    def _escape(
-        self, fields: dict[str, Any], events: list[RawEvent], ply: int, winner: int, card: int
-    ) -> GravwellState:
-        """``winner``'s ship reached the Warp Gate: the game is over, later cards do not resolve."""
-        fields["winner"], fields["current_player"], fields["queue"], fields["direction"] = winner, TERMINAL, (), 0
-        events.append(("escape", winner, card, -1, WARP_GATE))
-        return self._successor(fields, events, ply)
+def _escape(fields: dict[str, Any], events: list[RawEvent], winner: int, card: int) -> None:
+    """``winner``'s ship reached the Warp Gate: the game is over, later cards do not resolve."""
+    fields["winner"], fields["current_player"], fields["queue"], fields["direction"] = winner, TERMINAL, (), 0
+    events.append(("escape", winner, card, -1, WARP_GATE))
 
-    def _end_turn(self, fields: dict[str, Any], events: list[RawEvent], ply: int) -> None:
-        turn = fields["turn"] + 1
-        if turn < TURNS:
-            fields["turn"], fields["phase"], fields["current_player"] = turn, COMMIT, 0
-            return
-        if fields["round"] + 1 == ROUNDS:
-            fields["turn"], fields["current_player"] = TURNS - 1, TERMINAL
-            return
-        fields["round"] += 1
-        self._start_round(fields, events, ply)
+
+# -- rounds and turns -----------------------------------------------------------------------------
+def _end_turn(tables: Tables, fields: dict[str, Any], events: list[RawEvent]) -> None:
+    """After the turn's cards: the next turn's commits, the next round, or the end of the game."""
+    turn = fields["turn"] + 1
+    if turn < TURNS:
+        fields["turn"], fields["phase"], fields["current_player"] = turn, COMMIT, 0
+        return
+    if fields["round"] + 1 == ROUNDS:
+        fields["turn"], fields["current_player"] = TURNS - 1, TERMINAL
+        return
+    fields["round"] += 1
+    _start_round(tables, fields, events)
+
+
+def _start_round(tables: Tables, fields: dict[str, Any], events: list[RawEvent]) -> None:
+    """Deal the round's stacks, reset hands (and stops unless Hardcore) and set the draft order: ships in the
+    Singularity first (in the round's pre-drawn tie order), then the furthest from the Warp Gate first."""
+    n, round_ = tables.n, fields["round"]
+    deck, pos = fields["decks"][round_], fields["pos"]
+    fields["stacks"] = tuple(zip(deck[0 : 6 * n : 2], deck[1 : 6 * n : 2]))
+    fields["free"] = (1 << tables.num_stacks) - 1
+    fields["hands"], fields["known"], fields["spent"] = [0] * n, [0] * n, 0
+    if not tables.hardcore:
+        fields["stops"] = [True] * n
+    waiting = [p for p in fields["ties"][round_] if pos[p] == 0]
+    order = tuple(waiting + sorted((p for p in range(n) if pos[p] > 0), key=pos.__getitem__))
+    fields["order"], fields["picks"], fields["phase"], fields["turn"] = order, 0, DRAFT, 0
+    fields["current_player"] = order[0]
+    events.append(ROUND_EVENTS[round_])

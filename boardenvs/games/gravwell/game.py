@@ -1,7 +1,9 @@
-"""The Gravwell game object: the contract of ``boardenvs.core.Game`` on top of ``engine`` and ``rules`` (RULES.md §1).
+"""The Gravwell game object (docs/rules/rules.md §1): the contract of ``boardenvs.core.Game`` on top of ``engine``.
 
-``apply`` checks legality with a few integer operations (anything else goes to ``check_action``, which
-raises the documented errors) and hands over to the transitions of ``engine``; masks come from a cache.
+``Game.apply`` checks legality (:meth:`Gravwell.is_legal`: a few integer operations) and ends the game at the
+move cap; :meth:`Gravwell._apply` hands the move to one transition of ``engine`` (``draft``, ``commit``,
+``reveal``, ``stop_decision``), which moves ships with ``rules.resolve``. Masks and legal-action arrays come
+from tables.
 """
 
 from __future__ import annotations
@@ -11,25 +13,24 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from boardenvs.core import TERMINAL, Game, GameSpec
+from boardenvs.core import TERMINAL, Game, GameSpec, shared_win_returns
+from boardenvs.games.gravwell import engine
 from boardenvs.games.gravwell.cards import NUM_CARDS, SYMBOLS, bits_to_cards, card_name
 from boardenvs.games.gravwell.config import GravwellConfig
-from boardenvs.games.gravwell.engine import BITS, COMMIT_EVENTS, ROUNDS, Engine, new_state
-from boardenvs.games.gravwell.observation import TURNS, field_sizes, observation_fields, observe
+from boardenvs.games.gravwell.observation import field_sizes, observation_fields, observe
+from boardenvs.games.gravwell.rules import ROUNDS, TURNS
 from boardenvs.games.gravwell.state import COMMIT, DRAFT, PHASE_NAMES, GravwellState
 
-HULKS_2P, HULKS_MORE = (36,), (36, 26)
 ALL_CARDS = (1 << NUM_CARDS) - 1
 TAKEN = (-1, -1)
 """What ``determinize`` leaves of a stack already taken (its cards are in hands, dealt again)."""
-_new_object = object.__new__
 _frombuffer = np.frombuffer
 _INT64, _BOOL = np.dtype(np.int64), np.dtype(np.bool_)
 _BYTES_13: tuple[bytes, ...] = tuple(bytes(bits >> k & 1 for k in range(13)) for bits in range(1 << 13))
 """Per 13-bit chunk, its bits as 0/1 bytes (low bit first): a mask is 4 chunks (at most 52 action ids)."""
 
 
-class _Tables(NamedTuple):
+class _Masks(NamedTuple):
     """What every ``n``-player game shares (read-only arrays: callers must copy before changing them)."""
 
     draft_masks: tuple[np.ndarray, ...]
@@ -47,10 +48,10 @@ class _Tables(NamedTuple):
 
 
 @functools.cache
-def _tables(n: int) -> _Tables:
+def _masks(n: int) -> _Masks:
     size = 3 * n + NUM_CARDS + 2
     free_sets = range(1 << 3 * n)
-    return _Tables(
+    return _Masks(
         tuple(_bits_to_mask(free, size) for free in free_sets),
         tuple(_read_only(np.array(bits_to_cards(free), dtype=np.int64)) for free in free_sets),
         tuple(bytes(3 * n) + chunk for chunk in _BYTES_13),
@@ -76,16 +77,16 @@ def _bits_to_mask(bits: int, size: int) -> np.ndarray:
     return np.frombuffer((chunks + _BYTES_13[bits >> 39])[:size], dtype=np.bool_)
 
 
-class Action(NamedTuple):
-    """A decoded action: ``kind`` is "draft" (``index`` = stack), "play" (``index`` = card) or "stop"
+class Move(NamedTuple):
+    """A typed move: ``kind`` is "draft" (``index`` = stack), "play" (``index`` = card) or "stop"
     (``index`` 1 = use the Emergency Stop, 0 = let the card resolve)."""
 
     kind: str
     index: int
 
 
-class Gravwell(Engine, Game[GravwellState]):
-    """Gravwell: Escape from the 9th Dimension, as the Gravitas engine plays it (RULES.md §1), 2-4 players.
+class Gravwell(Game[GravwellState, Move]):
+    """Gravwell: Escape from the 9th Dimension, as the Gravitas engine plays it (docs/rules/rules.md §1), 2-4 players.
 
     **Board.** Tiles 0 (Singularity) .. 54 (Warp Gate). Every ship starts on 0; hulks sit on 36 (and 26
     with 3+ players). 26 fuel cards (``cards.csv``), indexed 0..25 in resolution (symbol) order.
@@ -99,11 +100,15 @@ class Gravwell(Engine, Game[GravwellState]):
     whose Emergency Stop is unused this round (this game with ``hardcore``) decides whether to cancel it:
     that decision is a separate ply of that player. Normal cards move towards the nearest ship, repulsors
     away from it, tractors pull every other ship off the Singularity towards the player (nearest first,
-    ties: the ship behind first; ``inert_tractors``: nothing). Movement rules: ``rules.py``.
+    ties: the ship behind first; ``inert_tractors``: nothing). Code path of a move: ``Game.apply`` (legality
+    by :meth:`is_legal`, the move cap) -> :meth:`_apply` -> ``engine.draft`` / ``commit`` / ``reveal`` /
+    ``stop_decision`` -> ``rules.resolve`` for each card (the function the agents call too).
 
-    **Actions** (``num_actions = 3n + 28``): ``[0, 3n)`` draft stack ``s`` ("draft 4"); ``[3n, 3n + 26)``
-    commit card ``c`` ("play Mg"); ``3n + 26`` use the Emergency Stop ("stop"); ``3n + 27`` decline
-    ("go").
+    **Actions** (``num_actions = 3n + 28``) and their :class:`Move` (``encode(state, move)`` /
+    ``decode(state, action)``; the codec does not depend on the state): ``[0, 3n)`` draft stack ``s``,
+    ``Move("draft", s)`` ("draft 4"); ``[3n, 3n + 26)`` commit card ``c``, ``Move("play", c)`` ("play Mg");
+    ``3n + 26`` use the Emergency Stop, ``Move("stop", 1)`` ("stop"); ``3n + 27`` decline, ``Move("stop", 0)``
+    ("go"). The attributes ``play_base`` (``3n``) and ``stop_action`` (``3n + 26``) name the ranges.
 
     **Observation** ``float32[N]`` in [0, 1], seats rotated so the observer comes first: ``ships``,
     ``hulks``, ``my_hand``, ``known_cards`` (others' cards drafted face up), ``hand_sizes``, ``stacks``,
@@ -111,84 +116,71 @@ class Gravwell(Engine, Game[GravwellState]):
     ``phase``, ``to_move`` (see ``observation.field_sizes``; N = 169 for 2 players).
 
     **End, scores and returns.** A player whose ship reaches tile 54 wins at once (later cards do not
-    resolve). Otherwise, after 6 rounds (or at ``max_plies``), the ship nearest the Warp Gate wins; ties
-    (only possible in the Singularity) share the win. ``scores`` are the tiles; ``returns``: each of the
-    ``k`` tied winners gets ``(n - k) / (k (n - 1))``, every other player ``-1 / (n - 1)`` (lone winner
-    +1; zero-sum).
+    resolve). Otherwise, after 6 rounds, the ship nearest the Warp Gate wins; ties (only possible in the
+    Singularity) share the win. The move cap ``spec.max_game_length`` (``max_plies``, at most the longest
+    possible game) ends the game as truncated (``Game.apply``), ranked the same way; an escape on the last
+    ply stands. ``scores`` are the tiles; ``returns`` are ``boardenvs.core.shared_win_returns`` of the
+    winners, the convention of every game: each of ``k`` winners gets ``(n - k) / (k (n - 1))``, every
+    other player ``-1 / (n - 1)`` (a lone winner +1; all tied: zeros).
 
     **Hidden information.** Others' face-down drafted cards, the face-down cards on the table (unless
     ``no_secrets``), the undealt cards, future decks and tie orders, and others' pending commits.
     ``determinize`` reshuffles all of them consistently with what the seat knows.
 
+    **Symmetries.** None (the seats are not interchangeable: the draft order and the resolution order
+    depend on them).
+
     Example:
         >>> import numpy as np
-        >>> from boardenvs.games.gravwell import Gravwell
+        >>> from boardenvs.games.gravwell import Gravwell, Move
         >>> game = Gravwell(num_players=2)
         >>> state = game.initial_state(np.random.default_rng(0))
         >>> game.spec.num_actions, game.spec.observation_shape, len(game.legal_actions(state))
         (34, (169,), 6)
-        >>> game.action_to_str(state, 0)
-        'draft 0'
+        >>> game.action_to_str(state, 0), game.decode(state, 0), game.encode(state, Move("stop", 0))
+        ('draft 0', Move(kind='draft', index=0), 33)
+        >>> game.apply(state, 0).ply
+        1
     """
 
     name = "gravwell"
     version = 0
     config_class = GravwellConfig
 
-    def _make_spec(self) -> GameSpec:
+    def _setup(self) -> None:
+        """The engine's :class:`engine.Tables`, the action ranges and the mask tables of this config."""
         n = self.config.num_players
         self.n, self.num_stacks = n, 3 * n
         self.play_base, self.stop_action = 3 * n, 3 * n + NUM_CARDS
-        self.num_actions = 3 * n + NUM_CARDS + 2
-        fields = observation_fields(n)
-        self.obs_size = sum(size for _, size, _ in field_sizes(n))
-        self.hulks = HULKS_2P if n == 2 else HULKS_MORE
-        max_plies = min(self.config.max_plies, ROUNDS * (3 * n + TURNS * 2 * n))
-        self._last_ply = max_plies - 1
-        self._inert = self.config.inert_tractors
-        self._seats = tuple(range(n))
-        self._draft_events = tuple(
-            tuple(tuple((("draft", p, up, stack, -1),) for up in range(NUM_CARDS)) for stack in range(3 * n))
-            for p in range(n)
-        )
-        # per drafted stack (face up, face down): the bits of the cards everybody learns
-        self._known_mask = tuple(
-            tuple(BITS[up] | (BITS[down] if self.config.no_secrets else 0) for down in range(NUM_CARDS))
-            for up in range(NUM_CARDS)
-        )
-        tables = _tables(n)
-        self._draft_masks, self._draft_actions = tables.draft_masks, tables.draft_actions
-        self._low_half, self._high_half = tables.low_half, tables.high_half
-        self._low_ids, self._high_ids = tables.low_ids, tables.high_ids
-        self._stop_mask = _bits_to_mask(3 << self.stop_action, self.num_actions)
+        self.tables = engine.make_tables(self.config)
+        masks, num_actions = _masks(n), 3 * n + NUM_CARDS + 2
+        self._draft_masks, self._draft_actions = masks.draft_masks, masks.draft_actions
+        self._low_half, self._high_half = masks.low_half, masks.high_half
+        self._low_ids, self._high_ids = masks.low_ids, masks.high_ids
+        self._stop_mask = _bits_to_mask(3 << self.stop_action, num_actions)
         self._stop_actions = _read_only(np.array([self.stop_action, self.stop_action + 1], dtype=np.int64))
-        self._no_mask = _bits_to_mask(0, self.num_actions)
+        self._no_mask = _bits_to_mask(0, num_actions)
         self._no_actions = _read_only(np.zeros(0, dtype=np.int64))
         # Each row shuffled by ``Generator.permuted`` draws the same numbers as one ``rng.permutation`` call.
         self._deck_rows = np.tile(np.arange(NUM_CARDS), (ROUNDS, 1))
         self._tie_rows = np.tile(np.arange(n), (ROUNDS, 1))
+
+    def _make_spec(self) -> GameSpec:
+        n = self.n
+        max_plies = min(self.config.max_plies, ROUNDS * (3 * n + TURNS * 2 * n))  # a full game's longest
+        fields = observation_fields(n)
+        size = sum(size for _, size, _ in field_sizes(n))
         return GameSpec(
-            self.name, self.version, n, self.num_actions, (self.obs_size,), fields, max_plies,
+            self.name, self.version, n, 3 * n + NUM_CARDS + 2, (size,), fields, max_plies,
             perfect_information=False, zero_sum=True, observation_kind="vector",
         )  # fmt: skip
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.config,))
 
     # -- the contract ----------------------------------------------------------------------------
     def initial_state(self, rng: np.random.Generator) -> GravwellState:
         """Ships in the Singularity; every round's deck and Singularity tie order are drawn now."""
-        n = self.n
-        fields = {
-            "pos": [0] * n + list(self.hulks), "hands": [0] * n, "known": [0] * n, "stacks": (), "free": 0,
-            "order": (), "picks": 0, "commits": [-1] * n, "queue": (), "direction": 0, "stops": [True] * n,
-            "round": 0, "turn": 0, "phase": DRAFT, "revealed": (-1,) * n, "spent": 0,
-            "decks": tuple(map(tuple, rng.permuted(self._deck_rows, axis=1).tolist())),
-            "ties": tuple(map(tuple, rng.permuted(self._tie_rows, axis=1).tolist())),
-            "winner": -1, "raw_events": (), "current_player": 0, "ply": 0, "truncated": False,
-        }  # fmt: skip
-        self._start_round(fields, [], 0)
-        return new_state(fields)
+        decks = tuple(map(tuple, rng.permuted(self._deck_rows, axis=1).tolist()))
+        ties = tuple(map(tuple, rng.permuted(self._tie_rows, axis=1).tolist()))
+        return engine.new_game(self.tables, decks, ties)
 
     def legal_action_mask(self, state: GravwellState) -> np.ndarray:
         """A read-only array shared between calls (copy it before changing it)."""
@@ -216,44 +208,34 @@ class Gravwell(Engine, Game[GravwellState]):
             return self._draft_actions[state.free]
         return self._stop_actions
 
-    def apply(self, state: GravwellState, action: int) -> GravwellState:
+    def is_legal(self, state: GravwellState, action: int) -> bool:
+        """A few integer tests: a card in the mover's hand, an open stack, or stop/go in the Emergency Stop
+        phase (False for a finished game and for any other int)."""
         player = state.current_player
-        if type(action) is not int or player < 0:
-            action = self.check_action(state, action)
+        if player < 0:
+            return False
         phase = state.phase
         if phase == COMMIT:
             card = action - self.play_base
-            if card < 0 or not state.hands[player] >> card & 1:
-                self._reject(state, action)
-            if player + 1 == self.n:
-                return self._reveal(state, card)
-            # the hot path of random playouts, inlined: a commit that is not the turn's last
-            fields = state.__dict__.copy()
-            ply = state.ply
-            fields["commits"] = commits = state.commits[:]
-            commits[player] = card
-            fields["current_player"], fields["ply"] = player + 1, ply + 1
-            fields["raw_events"] = COMMIT_EVENTS[player]
-            if ply >= self._last_ply:
-                fields["current_player"], fields["truncated"] = TERMINAL, True
-            new = _new_object(GravwellState)
-            new.__dict__ = fields
-            return new
+            return card >= 0 and state.hands[player] >> card & 1 == 1
         if phase == DRAFT:
-            if not 0 <= action < self.num_stacks or not state.free >> action & 1:
-                self._reject(state, action)
-            return self._draft(state, player, action)
-        if action != self.stop_action and action != self.stop_action + 1:
-            self._reject(state, action)
-        return self._stop(state, action == self.stop_action)
+            return 0 <= action < self.num_stacks and state.free >> action & 1 == 1
+        return action == self.stop_action or action == self.stop_action + 1
 
-    def _reject(self, state: GravwellState, action: int) -> None:
-        """Raise the error ``check_action`` gives for an action the fast checks found illegal."""
-        self.check_action(state, action)
-        raise ValueError(f"action {action} is illegal here: {self.illegal_reason(state, action)}")
+    def _apply(self, state: GravwellState, action: int) -> GravwellState:
+        """The legal ``action`` by one transition of ``engine``."""
+        phase = state.phase
+        if phase == COMMIT:
+            player = state.current_player
+            if player + 1 < self.n:
+                return engine.commit(state, player, action - self.play_base)
+            return engine.reveal(self.tables, state, action - self.play_base)
+        if phase == DRAFT:
+            return engine.draft(self.tables, state, state.current_player, action)
+        return engine.stop_decision(self.tables, state, action == self.stop_action)
 
     def illegal_reason(self, state: GravwellState, action: int) -> str:
-        player, (kind, index) = state.current_player, self.decode(action)
+        player, (kind, index) = state.current_player, self.decode(state, action)
         if state.phase == DRAFT:
             open_stacks = [index for index, _, _ in state.open_stacks()]
             if kind == "draft":
@@ -269,14 +251,10 @@ class Gravwell(Engine, Game[GravwellState]):
         return f"player {player} must decide on the Emergency Stop first: 'stop' or 'go'"
 
     def returns(self, state: GravwellState) -> np.ndarray:
-        out = np.zeros(self.n, dtype=np.float32)
+        """``shared_win_returns`` of the escaped player, else of the leaders; zeros until the end."""
         if state.current_player != TERMINAL:
-            return out
-        winners = [state.winner] if state.winner >= 0 else self.leaders(state)
-        k = len(winners)
-        out[:] = -1.0 / (self.n - 1)
-        out[winners] = (self.n - k) / (k * (self.n - 1))
-        return out
+            return np.zeros(self.n, dtype=np.float32)
+        return shared_win_returns(self.n, [state.winner] if state.winner >= 0 else self.leaders(state))
 
     def scores(self, state: GravwellState) -> np.ndarray:
         """The tile of each player's ship."""
@@ -329,24 +307,36 @@ class Gravwell(Engine, Game[GravwellState]):
         return [event for event in events if not (event.kind == "commit" and event.card >= 0)]
 
     # -- codec -------------------------------------------------------------------------------
-    def decode(self, action: int) -> Action:
-        """The readable form of an action id."""
+    def decode(self, state: GravwellState, action: int) -> Move:
+        """The :class:`Move` of an action id (``state`` is not needed); ``ValueError`` if out of range."""
+        del state
+        action = int(action)
+        if not 0 <= action < self.spec.num_actions:
+            raise ValueError(f"action {action} is out of range [0, {self.spec.num_actions})")
         if action < self.play_base:
-            return Action("draft", action)
+            return Move("draft", action)
         if action < self.stop_action:
-            return Action("play", action - self.play_base)
-        return Action("stop", int(action == self.stop_action))
+            return Move("play", action - self.play_base)
+        return Move("stop", int(action == self.stop_action))
 
-    def encode(self, move: Action) -> int:
-        """The action id of a decoded action."""
-        if move.kind == "draft":
-            return move.index
-        if move.kind == "play":
-            return self.play_base + move.index
-        return self.stop_action + (0 if move.index else 1)
+    def encode(self, state: GravwellState, move: Move) -> int:
+        """The action id of ``move`` (``state`` is not needed); ``ValueError`` for an unknown kind or an index
+        out of its range (stacks ``0..3n-1``, cards ``0..25``, stop ``0``/``1``)."""
+        del state
+        kind, index = move
+        sizes = {"draft": self.num_stacks, "play": NUM_CARDS, "stop": 2}
+        if kind not in sizes:
+            raise ValueError(f"unknown move kind {kind!r}; kinds are {list(sizes)}")
+        if isinstance(index, bool) or not 0 <= index < sizes[kind]:
+            raise ValueError(f"{kind} index must be in 0..{sizes[kind] - 1}, got {index!r}")
+        if kind == "draft":
+            return int(index)
+        if kind == "play":
+            return self.play_base + int(index)
+        return self.stop_action + (0 if index else 1)
 
     def action_to_str(self, state: GravwellState, action: int) -> str:
-        kind, index = self.decode(int(action))
+        kind, index = self.decode(state, action)
         if kind == "draft":
             return f"draft {index}"
         if kind == "play":
@@ -380,9 +370,7 @@ class Gravwell(Engine, Game[GravwellState]):
             hidden = viewer is not None and p != viewer
             lines.append(f"P{p} stop={'yes' if state.stops[p] else 'no'} {self._hand_text(state, p, hidden)}")
         down_hidden = viewer is not None and not self.config.no_secrets
-        stacks = " ".join(
-            f"{i}:{SYMBOLS[u]}/{'?' if down_hidden else SYMBOLS[d]}" for i, u, d in state.open_stacks()
-        )
+        stacks = " ".join(f"{i}:{SYMBOLS[u]}/{'?' if down_hidden else SYMBOLS[d]}" for i, u, d in state.open_stacks())
         lines.append(f"order {list(state.order)} stacks {stacks}")
         lines.append("queue " + " ".join(f"{card_name(c)}<P{o}" for c, o in state.queue))
         if state.winner >= 0:

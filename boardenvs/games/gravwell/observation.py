@@ -9,9 +9,9 @@ import numpy as np
 
 from boardenvs.core import ObservationField
 from boardenvs.games.gravwell.cards import NUM_CARDS
+from boardenvs.games.gravwell.rules import ROUNDS, TURNS
 from boardenvs.games.gravwell.state import COMMIT, GravwellState
 
-ROUNDS = TURNS = 6
 BOARD_END = 54.0
 
 

@@ -1,17 +1,20 @@
-"""Ship movement of Gravwell, as the Gravitas engine resolves one card (RULES.md §1.5), on a plain list.
+"""Ship movement of Gravwell, as the Gravitas engine resolves one card (docs/rules/rules.md §1.5), on a plain list.
 
-``pos`` lists the tile (0..54) of every ship: the players' ships first, then the hulks. Tile 0 (the
-Singularity) holds any number of ships and is ignored when looking for the nearest ship; every other
+:func:`resolve` is the one place where a card moves ships: the game (``engine``), the agents and the tests
+all call it. ``pos`` lists the tile (0..54) of every ship: the players' ships first, then the hulks. Tile 0
+(the Singularity) holds any number of ships and is ignored when looking for the nearest ship; every other
 tile holds at most one ship (tile 54 too, except hulks pulled onto it). A ship reaching tile 54 (the Warp
 Gate) escapes.
 """
 
 from __future__ import annotations
 
-from boardenvs.games.gravwell.cards import NORMAL, REPULSOR, TRACTOR, TYPES, VALUES
+from boardenvs.games.gravwell.cards import NORMAL, REPULSOR, TYPES, VALUES
 
 SINGULARITY, WARP_GATE = 0, 54
 """The first and the last tile."""
+ROUNDS = TURNS = 6
+"""A game lasts 6 rounds of 6 turns (each turn: every player commits one card, then they resolve)."""
 _FAR = 100
 """Distance sentinel for "no ship on this side" (the engine's value)."""
 SIGNED_VALUES: tuple[int, ...] = tuple(
@@ -20,10 +23,11 @@ SIGNED_VALUES: tuple[int, ...] = tuple(
 """Per card: tiles moved towards the nearest ship (negative: away from it; 0 for tractors)."""
 
 _SHIP_BITS, _SHIP_MASK = 3, 7
-"""``pull`` packs a ship index (at most 4 players + 2 hulks) in the low bits of its sort key."""
+"""``_pull`` packs a ship index (at most 4 players + 2 hulks) in the low bits of its sort key."""
 
-Move = tuple[int, int, int]
-"""``(ship, from_tile, to_tile)`` of one ship moved by a card."""
+MoveEvent = tuple[str, int, int, int, int]
+"""``("move", owner, card, ship, tile)``: ``card`` of ``owner`` moved ``ship`` to ``tile`` (the game's "move"
+event, without its ply)."""
 
 
 def heading(pos: list[int], ship: int) -> int:
@@ -80,55 +84,53 @@ def slide(pos: list[int], ship: int, delta: int) -> int:
     return tile
 
 
-def is_stuck_for(pos: list[int], owner: int, card: int) -> bool:
-    """True if ``card`` played by ``owner`` does nothing because the owner is stuck (never for tractors)."""
-    return TYPES[card] != TRACTOR and heading(pos, owner) == 0
-
-
 def resolve(
-    pos: list[int], owner: int, card: int, num_players: int, inert_tractors: bool, direction: int | None = None
-) -> list[Move]:
-    """Apply ``card`` of ``owner`` to ``pos`` (mutated); returns the moves, stopping at an escape.
+    pos: list[int],
+    owner: int,
+    card: int,
+    num_players: int,
+    inert_tractors: bool,
+    direction: int | None = None,
+    moves: list[MoveEvent] | None = None,
+) -> int:
+    """Apply ``card`` of ``owner`` to ``pos`` (mutated); returns the player whose ship reached the Warp Gate
+    (the card stops there), or -1.
 
-    Normal cards move the owner towards its nearest ship, repulsors away from it; tractors pull every
-    other ship off the Singularity towards the owner, nearest first (ties: the ship behind first).
-    ``direction`` is ``heading(pos, owner)`` when the caller already knows it.
+    Normal cards move the owner towards its nearest ship, repulsors away from it (nothing if the owner is
+    stuck); tractors pull every other ship off the Singularity towards the owner, nearest first (ties: the
+    ship behind first), unless ``inert_tractors``. ``direction`` is ``heading(pos, owner)`` when the caller
+    already knows it (tractors ignore it). ``moves``, if given, receives a :data:`MoveEvent` per ship moved,
+    in order: the game records exactly these as its "move" events.
     """
     signed = SIGNED_VALUES[card]
-    if not signed:
-        return [] if inert_tractors else pull(pos, owner, VALUES[card], num_players)
-    if direction is None:
-        direction = heading(pos, owner)
-    if direction == 0:
-        return []
-    start = pos[owner]
-    return [(owner, start, slide(pos, owner, direction * signed))]
+    if signed:
+        if direction is None:
+            direction = heading(pos, owner)
+        if not direction:
+            return -1
+        tile = slide(pos, owner, direction * signed)
+        if moves is not None:
+            moves.append(("move", owner, card, owner, tile))
+        return owner if tile == WARP_GATE else -1
+    return -1 if inert_tractors else _pull(pos, owner, card, num_players, moves)
 
 
-def pull(pos: list[int], owner: int, value: int, num_players: int) -> list[Move]:
-    """A tractor of ``value`` played by ``owner``: pull every other ship off the Singularity ``value`` tiles
-    towards the owner, nearest first (ties: the ship behind first), stopping when a player's ship escapes."""
-    here = pos[owner]
+def _pull(pos: list[int], owner: int, card: int, num_players: int, moves: list[MoveEvent] | None) -> int:
+    """The tractor ``card`` played by ``owner``: pull every other ship off the Singularity ``VALUES[card]``
+    tiles towards the owner, nearest first (ties: the ship behind first), stopping when a player's ship
+    escapes (returns it; -1 if none does)."""
+    here, value = pos[owner], VALUES[card]
     order = []  # per ship to pull: (distance, is ahead, ship) packed in one int, so a plain sort orders them
     for ship, tile in enumerate(pos):
         if tile and ship != owner:
             rank = (tile - here) * 2 + 1 if tile > here else (here - tile) * 2  # by distance, behind first
             order.append(rank << _SHIP_BITS | ship)
     order.sort()
-    moves = []
     for key in order:
         ship = key & _SHIP_MASK
-        start = pos[ship]
-        tile = slide(pos, ship, value if here > start else -value)
-        moves.append((ship, start, tile))
-        if tile == WARP_GATE and ship < num_players:
-            break
-    return moves
-
-
-def escaped(pos: list[int], moves: list[Move], num_players: int) -> int:
-    """The player whose ship reached the Warp Gate in ``moves``, or -1."""
-    for ship, _, tile in moves:
+        tile = slide(pos, ship, value if here > pos[ship] else -value)
+        if moves is not None:
+            moves.append(("move", owner, card, ship, tile))
         if tile == WARP_GATE and ship < num_players:
             return ship
     return -1

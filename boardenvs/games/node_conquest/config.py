@@ -35,7 +35,7 @@ class NodeConquestConfig:
         growth_timing: ``"every_ply"`` (N5: every owned node of every player after each ply) or
             ``"mover_only"`` (only the nodes of the player who just moved).
         neutral_garrison: units on every neutral node at the start (N2: 0); neutral nodes never grow.
-        max_plies: the cap (200 in the seed); then more nodes wins.
+        max_plies: the move cap (200 in the seed); then the most nodes win (tied leaders share the win).
         tie_break: at the cap, equal node counts are a ``"draw"`` or decided by total ``"units"``.
         unit_scale: unit counts are divided by this and clipped to 1 in observations (no cap in the rules).
     """

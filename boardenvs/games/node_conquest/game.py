@@ -2,23 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
-from boardenvs.core import TERMINAL, Game, GameSpec, check_int
+from boardenvs.core import TERMINAL, Game, GameSpec, Symmetry, check_int, shared_win_returns
 from boardenvs.games.node_conquest.board import board_for
 from boardenvs.games.node_conquest.config import NodeConquestConfig
 from boardenvs.games.node_conquest.observation import Observer, observation_fields
 from boardenvs.games.node_conquest.render import OWNER_LETTERS, render_rgb, to_text
-from boardenvs.games.node_conquest.rules import Rules, shared_returns
+from boardenvs.games.node_conquest.rules import Rules
 from boardenvs.games.node_conquest.state import NEUTRAL, NodeConquestState
-
-ROTATE_180 = "rotate_180_swap_players"
+from boardenvs.games.node_conquest.symmetry import HalfTurn, half_turn_symmetric
 
 
 class Move(NamedTuple):
-    """A decoded action: units go from ``origin`` to ``target`` through neighbour ``slot`` (PASS: all -1)."""
+    """A move: units go from node ``origin`` through its neighbour slot ``slot`` to node ``target``.
+
+    ``decode`` fills all three (``target`` is -1 for a slot that leads off the map); ``PASS_MOVE`` (all -1)
+    is PASS. ``encode`` needs ``origin`` and the ``target`` or the ``slot``, -1 meaning "not given": given
+    both, they must agree. ``Move(0, -1, 1)`` and ``Move(0, 1, -1)`` are both "a1>R" on a grid.
+    """
 
     origin: int
     slot: int
@@ -26,9 +30,10 @@ class Move(NamedTuple):
 
 
 PASS_MOVE = Move(-1, -1, -1)
+"""The PASS action's move (only in variants where a player can be stuck)."""
 
 
-class NodeConquest(Game[NodeConquestState]):
+class NodeConquest(Game[NodeConquestState, Move]):
     """Node Conquest, the states.io-like grid game of seed 001, on grids, hex maps or any connected graph.
 
     **Players.** 2..4, moving in turn order 0, 1, ... and skipping eliminated players. Default starts:
@@ -36,7 +41,7 @@ class NodeConquest(Game[NodeConquestState]):
     ``i * nodes // num_players``), each with ``start_units`` (15) units; every other node is neutral with
     ``neutral_garrison`` (0) units.
 
-    **Rules** (RULES.md §2, resolutions N1-N9). A move sends units from an owned node to a neighbour:
+    **Rules** (docs/rules/rules.md §2, resolutions N1-N9). A move sends units from an owned node to a neighbour:
     all but one (N3; with ``move_all_units`` all of them, the origin stays owned with 0). A node needs 2
     units (1 with ``move_all_units``) to move from. Arriving on an own node the units add up; on a neutral
     or enemy node a > d captures it with a - d, a < d leaves the defender d - a, a = d leaves it neutral
@@ -50,8 +55,11 @@ class NodeConquest(Game[NodeConquestState]):
     (``row * cols + col`` on grids/hexes) through neighbour slot ``slot``; ``D`` is 4 on grids (slots
     U, R, D, L), 6 on hexes (E, SE, SW, W, NW, NE; odd rows are shifted half a cell right), the largest
     degree on graphs (slot ``s`` = the ``s``-th smallest neighbour id, ``game.adjacency[origin][s]``).
-    The default game has 100 actions (4n² as in the paper) and no PASS. Notation: ``"b3>R"`` (column
-    letter, row number from 1 at the top, slot name), ``"n12>n7"`` on graphs, ``"pass"``.
+    PASS, where it exists, is the last id. The default game has 100 actions (4n² as in the paper) and no
+    PASS. Notation: ``"b3>R"`` (column letter, row number from 1 at the top, slot name), ``"n12>n7"`` on
+    graphs, ``"pass"``. The codec does not depend on the state: ``decode(state, a)`` is the :class:`Move`
+    ``(origin, slot, target)`` (``PASS_MOVE`` for PASS); ``encode(state, move)`` reads ``origin`` and the
+    ``target`` or the ``slot`` (-1: not given; both given must agree), ``ValueError`` if no id has that move.
 
     **Observation** from the observer's point of view, every field in [0, 1], ``F = 2p + 5`` features per
     node: ``owners`` (p: observer first, then the others in turn order), ``units`` (p, same order: units /
@@ -60,51 +68,71 @@ class NodeConquest(Game[NodeConquestState]):
     ``float32[F, rows, cols]``; graphs (``observation_kind="vector"``) give ``float32[F * N]``,
     feature-major (``obs[f * N + node]``), with the map itself in ``game.adjacency``.
 
-    **Returns.** Elimination: the survivor +1, every other player -1/(p-1). At ``max_plies`` (200; the
-    game is ``truncated``) the players with the most nodes win (``tie_break="units"``: then the most
-    units); the k winners share +1 (+1/k each) and the losers share -1; all tied is a draw (zeros).
-    ``scores`` are the nodes owned. Perfect information; ``determinize`` is a copy.
-    ``spec.symmetries == ("rotate_180_swap_players",)`` for 2 players on a grid whose starts and growth
-    are symmetric under a half turn (the default): see ``symmetric_action``/``symmetric_observation``.
+    **Returns** (``boardenvs.core.shared_win_returns``, the convention of every game). Elimination: the
+    survivor +1, every other player -1/(p-1). At ``max_plies`` (200; the game is ``truncated``, ended by
+    ``Game.apply``; an elimination on the last ply still ends it by elimination) the players with the most
+    nodes win (``tie_break="units"``: then the most units): each of the k winners gets (p-k)/(k(p-1)), each
+    loser -1/(p-1) (4 players, two tied leaders: +1/3, +1/3, -1/3, -1/3); all tied is a draw (zeros).
+    ``state.winners`` records the winners. ``scores`` are the nodes owned. Perfect information;
+    ``determinize`` is a copy.
+
+    **Symmetries.** For 2 players on a grid whose starts and growth are symmetric under a half turn (the
+    default), ``game.symmetries`` holds one :class:`~boardenvs.games.node_conquest.symmetry.HalfTurn`,
+    ``"rotate_180_swap_players"``: node ``i`` -> ``N - 1 - i``, slots U <-> D and L <-> R, PASS stays,
+    players 0 <-> 1. Other configs have none.
 
     Example:
         >>> import numpy as np
-        >>> from boardenvs.games.node_conquest import NodeConquest
+        >>> from boardenvs.games.node_conquest import Move, NodeConquest
         >>> game = NodeConquest()
         >>> state = game.initial_state(np.random.default_rng(0))
         >>> game.spec.num_actions, [game.action_to_str(state, int(a)) for a in game.legal_actions(state)]
         (100, ['a1>R', 'a1>D'])
+        >>> game.decode(state, 1), game.encode(state, Move(0, -1, 1))
+        (Move(origin=0, slot=1, target=1), 1)
+        >>> turn = game.symmetries[0]
+        >>> turn.name, game.action_to_str(state, int(turn.actions[1])), turn.players
+        ('rotate_180_swap_players', 'e5>L', (1, 0))
         >>> state = game.apply(state, game.parse_action(state, "a1>R"))
         >>> print(game.to_text(state).splitlines()[1:3])
         ['      a   b   c   d   e', '  1  A2 A15  .0  .0  .0']
     """
 
     name = "node_conquest"
-    version = 0
+    version = 1
     config_class = NodeConquestConfig
 
-    def _make_spec(self) -> GameSpec:
+    # -- construction ------------------------------------------------------------------------------
+    def _setup(self) -> None:
+        """The board, rule and observation tables of the config, and the notation of every valid id."""
         config: NodeConquestConfig = self.config
         self.board = board_for(config)
         self.rules = Rules(config, self.board)
         self.observer = Observer(config, self.board)
-        fields = observation_fields(config.num_players, self.board.num_nodes, self.observer.vector)
+        valid = np.flatnonzero(self.board.valid.ravel()).tolist()
+        ids = valid + ([self.rules.pass_action] if self.rules.has_pass else [])
+        self._ids_by_name = {self._name(action): action for action in ids}
+
+    def _make_spec(self) -> GameSpec:
+        config: NodeConquestConfig = self.config
         return GameSpec(
             self.name,
             self.version,
             config.num_players,
             self.rules.num_actions,
             self.observer.shape,
-            fields,
+            observation_fields(config.num_players, self.board.num_nodes, self.observer.vector),
             config.max_plies,
             perfect_information=True,
             zero_sum=True,
             observation_kind="vector" if self.observer.vector else "planes",
-            symmetries=(ROTATE_180,) if self._half_turn_symmetric() else (),
         )
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.config,))
+    def _make_symmetries(self) -> tuple[Symmetry[NodeConquestState], ...]:
+        """The half turn where it holds (see the class docstring), else none."""
+        if not half_turn_symmetric(self.config, self.board):
+            return ()
+        return (HalfTurn(self.board, self.rules.num_actions),)
 
     @property
     def adjacency(self) -> tuple[tuple[int, ...], ...]:
@@ -120,37 +148,38 @@ class NodeConquest(Game[NodeConquestState]):
     def legal_action_mask(self, state: NodeConquestState) -> np.ndarray:
         return self.rules.mask(state)
 
-    def apply(self, state: NodeConquestState, action: int) -> NodeConquestState:
-        """The state after ``action``; ``ValueError`` naming the move if it is illegal."""
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise TypeError(f"action must be an int, got {type(action).__name__}")
-        action = int(action)
-        if state.current_player == TERMINAL:
-            raise ValueError(f"action {action} played after the game ended")
-        if not 0 <= action < self.rules.num_actions:
-            raise ValueError(f"action {action} is out of range [0, {self.rules.num_actions})")
-        if not self.rules.is_legal(state, action):
-            reason = self.illegal_reason(state, action)
-            raise ValueError(f"action {action} ({self._name(action)}) is illegal here: {reason}")
+    def is_legal(self, state: NodeConquestState, action: int) -> bool:
+        """Whether the int ``action`` is legal, without building the mask (False once over or out of range)."""
+        return self.rules.is_legal(state, action)
+
+    def _apply(self, state: NodeConquestState, action: int) -> NodeConquestState:
+        """Move and combat, elimination, growth, the next player (the move cap is the base class's)."""
         return self.rules.successor(state, action)
 
+    def _end_at_move_cap(self, state: NodeConquestState) -> None:
+        """Truncated at ``max_plies``: the leaders (most nodes, then the tie-break) are the winners."""
+        super()._end_at_move_cap(state)
+        state.winners = self.rules.leaders(state)
+
     def illegal_reason(self, state: NodeConquestState, action: int) -> str:
-        player, names = state.current_player, self.board.node_names
+        player, board = state.current_player, self.board
         if action == self.rules.pass_action:
-            return f"player {player} can still move: pass is legal only when no move is"
-        origin, slot = divmod(action, self.board.max_degree)
-        where = names[origin]
-        if self.board.neighbours[origin, slot] < 0:
-            return f"{where} has no neighbour that way (slot {slot} leads off the map)"
+            return f"pass is legal only when no move is, and player {player} can still move"
+        origin, slot = divmod(action, board.max_degree)
+        move, where = self._name(action), board.node_names[origin]
+        if board.neighbours[origin, slot] < 0:
+            return f"{move} leads off the map: {where} has no neighbour that way"
         if state.owner[origin] != player:
             owner = "neutral" if state.owner[origin] == NEUTRAL else f"player {state.owner[origin]}'s"
-            return f"{where} is {owner}, not player {player}'s"
-        return f"{where} has {state.units[origin]} unit(s); a move needs at least {self.rules.min_units}"
+            return f"{move} moves from {where}, which is {owner}, not player {player}'s"
+        units = state.units[origin]
+        return f"{move} moves from {where}, which has {units} unit(s); a move needs at least {self.rules.min_units}"
 
     def returns(self, state: NodeConquestState) -> np.ndarray:
+        """``shared_win_returns`` of ``state.winners`` once the game is over (see the class docstring)."""
         if state.current_player != TERMINAL:
             return np.zeros(self.spec.num_players, dtype=np.float32)
-        return shared_returns(self.spec.num_players, state.winners)
+        return shared_win_returns(self.spec.num_players, state.winners)
 
     def scores(self, state: NodeConquestState) -> np.ndarray:
         """Nodes owned by each player."""
@@ -163,16 +192,14 @@ class NodeConquest(Game[NodeConquestState]):
     def action_to_str(self, state: NodeConquestState, action: int) -> str:
         """``"b3>R"``, ``"n12>n7"`` or ``"pass"`` (the notation does not depend on the state)."""
         del state
-        if not 0 <= int(action) < self.rules.num_actions:
-            raise ValueError(f"action {action} is out of range [0, {self.rules.num_actions})")
-        return self._name(int(action))
+        return self._name(self._in_range(action))
 
     def parse_action(self, state: NodeConquestState, text: str) -> int:
         """The legal action written ``text``; ``ValueError`` saying whether it is unreadable or illegal."""
-        action = self._ids_by_name().get(text.strip())
+        action = self._ids_by_name.get(text.strip())
         if action is None:
             raise ValueError(f"cannot read move {text!r}; moves look like {self._name(0)!r}")
-        if state.current_player == TERMINAL or not self.rules.is_legal(state, action):
+        if not self.is_legal(state, action):
             raise ValueError(f"move {text!r} is not legal here")
         return action
 
@@ -183,37 +210,57 @@ class NodeConquest(Game[NodeConquestState]):
         return render_rgb(self.board, state, self.config.unit_scale)
 
     # -- codec -------------------------------------------------------------------------------------
-    def decode(self, action: int) -> Move:
-        """The ``Move`` of an action id (``PASS_MOVE`` for PASS)."""
-        if int(action) == self.rules.pass_action:
+    def decode(self, state: NodeConquestState, action: int) -> Move:
+        """The ``Move`` of an action id (``PASS_MOVE`` for PASS; ``state`` is not needed)."""
+        del state
+        action = self._in_range(action)
+        if action == self.rules.pass_action:
             return PASS_MOVE
-        origin, slot = divmod(int(action), self.board.max_degree)
+        origin, slot = divmod(action, self.board.max_degree)
         return Move(origin, slot, int(self.board.neighbours[origin, slot]))
 
-    def encode(self, origin: int, target: int) -> int:
-        """The action id moving from ``origin`` to its neighbour ``target``."""
-        slots = self.board.adjacency[origin]
-        if target not in self.board.neighbours[origin]:
-            raise ValueError(f"node {target} is not a neighbour of node {origin} (neighbours: {slots})")
-        return origin * self.board.max_degree + int(np.flatnonzero(self.board.neighbours[origin] == target)[0])
+    def encode(self, state: NodeConquestState, move: Move) -> int:
+        """The action id of ``move`` (``state`` is not needed): from ``origin`` to the ``target`` or through the
+        ``slot`` (-1: not given; both given must agree), or PASS for ``PASS_MOVE``. ``ValueError`` if none."""
+        del state
+        origin, slot, target = (int(value) for value in move)
+        if (origin, slot, target) == PASS_MOVE:
+            if not self.rules.has_pass:
+                raise ValueError("this variant has no pass move")
+            return self.rules.pass_action
+        if not 0 <= origin < self.board.num_nodes:
+            raise ValueError(f"origin {origin} is not a node (0..{self.board.num_nodes - 1})")
+        if target != -1:
+            slot = self._slot_to(origin, target, slot)
+        elif not 0 <= slot < self.board.max_degree:
+            raise ValueError(f"{move} needs a target node or a slot in 0..{self.board.max_degree - 1}")
+        return origin * self.board.max_degree + slot
 
     def moving_amount(self, state: NodeConquestState, origin: int) -> int:
         """Units a move from ``origin`` sends (all but one, or all with ``move_all_units``)."""
         return int(state.units[origin]) - self.rules.keep
 
+    def _slot_to(self, origin: int, target: int, slot: int) -> int:
+        """The slot from ``origin`` to ``target``; ``ValueError`` if there is none or ``slot`` (not -1) differs."""
+        found = np.flatnonzero(self.board.neighbours[origin] == target)
+        if len(found) == 0:
+            neighbours = self.adjacency[origin]
+            raise ValueError(f"node {target} is not a neighbour of node {origin} (neighbours: {neighbours})")
+        if slot not in (-1, int(found[0])):
+            raise ValueError(f"slot {slot} of node {origin} does not lead to node {target} (slot {found[0]} does)")
+        return int(found[0])
+
+    def _in_range(self, action: int) -> int:
+        if not 0 <= int(action) < self.rules.num_actions:
+            raise ValueError(f"action {action} is out of range [0, {self.rules.num_actions})")
+        return int(action)
+
     def _name(self, action: int) -> str:
         if action == self.rules.pass_action:
             return "pass"
         origin, slot = divmod(action, self.board.max_degree)
-        return f"{self.board.node_names[origin]}>{self.board.slot_names[origin][slot]}"
-
-    def _ids_by_name(self) -> dict[str, int]:
-        names = self.__dict__.get("_names")
-        if names is None:
-            valid = np.flatnonzero(self.board.valid.ravel()).tolist()
-            names = {self._name(a): a for a in valid + ([self.rules.pass_action] if self.rules.has_pass else [])}
-            self.__dict__["_names"] = names
-        return names
+        names = self.board.slot_names[origin]
+        return f"{self.board.node_names[origin]}>{names[slot] if slot < len(names) else f'slot{slot}'}"
 
     # -- building positions ------------------------------------------------------------------------
     def position(self, cells: str, to_move: int = 0, ply: int = 0) -> NodeConquestState:
@@ -235,38 +282,3 @@ class NodeConquest(Game[NodeConquestState]):
         if not alive[to_move]:
             raise ValueError(f"player {to_move} owns no node and cannot move")
         return NodeConquestState(owner, units, alive, int(to_move), int(ply))
-
-    # -- symmetry ----------------------------------------------------------------------------------
-    def _half_turn_symmetric(self) -> bool:
-        board = self.board
-        if self.config.topology != "grid" or self.config.num_players != 2:
-            return False
-        last = board.num_nodes - 1
-        return board.starts[1] == last - board.starts[0] and bool(np.array_equal(board.growth, board.growth[::-1]))
-
-    def _require_symmetry(self) -> None:
-        if ROTATE_180 not in self.spec.symmetries:
-            raise ValueError(f"{self!r} has no {ROTATE_180} symmetry")
-
-    def symmetric_action(self, action: int) -> int:
-        """The action of the half-turned board (node ``i`` -> ``N - 1 - i``, U <-> D, L <-> R)."""
-        self._require_symmetry()
-        if int(action) == self.rules.pass_action:
-            return int(action)
-        origin, slot = divmod(int(action), 4)
-        return (self.board.num_nodes - 1 - origin) * 4 + (slot + 2) % 4
-
-    def symmetric_observation(self, observation: np.ndarray) -> np.ndarray:
-        """The observation of the other player in the half-turned, colour-swapped position."""
-        self._require_symmetry()
-        return observation[:, ::-1, ::-1].copy()
-
-    def symmetric_state(self, state: NodeConquestState) -> NodeConquestState:
-        """The half-turned position with players 0 and 1 swapped."""
-        self._require_symmetry()
-        owner = state.owner[::-1].copy()
-        owner[owner >= 0] = 1 - owner[owner >= 0]
-        player = state.current_player if state.current_player == TERMINAL else 1 - state.current_player
-        winners = tuple(sorted(1 - w for w in state.winners))
-        return NodeConquestState(owner, state.units[::-1].copy(), state.alive[::-1], player, state.ply,
-                                 state.truncated, winners)  # fmt: skip

@@ -1,4 +1,7 @@
-"""Node Conquest rules on precomputed tables: legal moves, move resolution, growth, elimination, the cap."""
+"""Node Conquest rules on precomputed tables: legal moves, move resolution, growth, elimination, the ranking.
+
+The move cap itself is applied by ``boardenvs.core.Game.apply``; :meth:`Rules.leaders` ranks the players there.
+"""
 
 from __future__ import annotations
 
@@ -26,7 +29,7 @@ def needs_pass(config: NodeConquestConfig, board: Board) -> bool:
 
 
 class Rules:
-    """The rules of one config; ``mask`` and ``successor`` are the hot path."""
+    """The rules of one config; ``mask``, ``is_legal`` and ``successor`` are the hot path."""
 
     def __init__(self, config: NodeConquestConfig, board: Board) -> None:
         self.board = board
@@ -40,7 +43,6 @@ class Rules:
         self.keep = 0 if config.move_all_units else 1
         self.growth = board.growth
         self.mover_only = config.growth_timing == "mover_only"
-        self.max_plies = config.max_plies
         self.unit_tie_break = config.tie_break == "units"
         self.num_players = config.num_players
         self.config = config
@@ -68,18 +70,25 @@ class Rules:
         return mask
 
     def is_legal(self, state: NodeConquestState, action: int) -> bool:
-        """Whether ``action`` (an in-range id) is legal, without building the mask."""
+        """Whether the int ``action`` is legal, mostly without building the mask; False when the game is over
+        or the id is out of range (never raises)."""
+        player = state.current_player
+        if player == TERMINAL or not 0 <= action < self.num_actions:
+            return False
         if action == self.pass_action:
             return bool(self.mask(state)[action])
         origin, slot = divmod(action, self.degree)
         return bool(
             self.neighbours[origin, slot] >= 0
-            and state.owner[origin] == state.current_player
+            and state.owner[origin] == player
             and state.units[origin] >= self.min_units
         )
 
     def successor(self, state: NodeConquestState, action: int) -> NodeConquestState:
-        """The state after a legal ``action``: move and combat, elimination, growth, then the next turn."""
+        """The state after a legal ``action``: move and combat, elimination, growth, then the next turn.
+
+        The game ends here only by elimination; ``NodeConquest`` ends it at the move cap afterwards.
+        """
         after = state.copy()
         player = state.current_player
         if action != self.pass_action:
@@ -118,8 +127,6 @@ class Rules:
     def _next_turn(self, state: NodeConquestState, player: int) -> None:
         if sum(state.alive) == 1:
             state.current_player, state.winners = TERMINAL, (state.alive.index(True),)
-        elif state.ply >= self.max_plies:
-            state.current_player, state.truncated, state.winners = TERMINAL, True, self.leaders(state)
         else:
             following = (player + 1) % self.num_players
             while not state.alive[following]:
@@ -127,7 +134,7 @@ class Rules:
             state.current_player = following
 
     def leaders(self, state: NodeConquestState) -> tuple[int, ...]:
-        """The players ranked first at the cap (most nodes, then most units with the ``units`` tie-break).
+        """The players ranked first at the move cap (most nodes, then most units with the ``units`` tie-break).
 
         Every player tied first is a winner; when all players tie the game is a draw (no winners).
         """
@@ -141,12 +148,3 @@ class Rules:
         owned = state.owner == player
         units = int(state.units[owned].sum()) if self.unit_tie_break else 0
         return int(owned.sum()), units
-
-
-def shared_returns(num_players: int, winners: tuple[int, ...]) -> np.ndarray:
-    """Zero-sum returns: the ``k`` winners share +1 (``+1/k`` each), the losers share -1; no winners: zeros."""
-    returns = np.zeros(num_players, dtype=np.float32)
-    if winners and len(winners) < num_players:
-        returns[:] = -1.0 / (num_players - len(winners))
-        returns[list(winners)] = 1.0 / len(winners)
-    return returns

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 import numpy as np
 
-from boardenvs.core import TERMINAL, Game, GameSpec, check_int, winner_returns
+from boardenvs.core import TERMINAL, Game, GameSpec, Symmetry, check_int, shared_win_returns
 from boardenvs.games.quoridor.board import Walls
 from boardenvs.games.quoridor.config import QuoridorConfig
 from boardenvs.games.quoridor.notation import (
@@ -21,11 +20,15 @@ from boardenvs.games.quoridor.observation import Observer, observation_fields
 from boardenvs.games.quoridor.render import render_rgb, to_text
 from boardenvs.games.quoridor.rules import legal_moves, successor
 from boardenvs.games.quoridor.state import NO_WINNER, QuoridorState
+from boardenvs.games.quoridor.symmetry import MirrorLeftRight
 from boardenvs.games.quoridor.tables import tables_for
 
 
-class Quoridor(Game[QuoridorState]):
+class Quoridor(Game[QuoridorState, Move]):
     """Quoridor (Gigamic) for 2 or 4 players, official rules, OpenSpiel's notation and move cap.
+
+    Rules and sources: ``docs/rules/rules.md`` §5 (official rules §5.2, OpenSpiel's implementation §5.3,
+    the source paper's liberal jumps §5.4).
 
     **Players.** 2 or 4, moving in turn order 0, 1, (2, 3); player 0 always moves first (the
     adapters randomise seats). Seats (row 0 is the top, the centre is square
@@ -39,7 +42,9 @@ class Quoridor(Game[QuoridorState]):
     behind there is no move that way at all (OpenSpiel). With ``liberal_jumps`` a player next to a
     pawn may move to every free square that pawn could step to. Walls are 2 squares long, may not
     overlap or cross, and must leave every pawn a path to its goal (pawns do not block paths).
-    PASS is legal only when nothing else is.
+    PASS is legal only when nothing else is. ``apply`` rejects an illegal id with a ``ValueError``
+    naming the move and the rule it breaks (``action 40 is illegal here: wall c3h crosses an
+    existing wall``).
 
     **Actions** (``num_actions = n*n + 2*(n-1)**2 + 1``; 210 on 9x9), always in the frame of the
     player to move (see below): ``[0, n*n)`` pawn to square ``r * n + c``; then ``(n-1)**2``
@@ -50,62 +55,81 @@ class Quoridor(Game[QuoridorState]):
     quarter turns so that the acting/observing player's goal is at the top: player 0 unturned,
     2-player player 1 by 180 degrees; with 4 players player 1 a quarter turn counter-clockwise,
     player 2 by 180 degrees, player 3 a quarter turn clockwise (turning by 90 degrees makes
-    horizontal walls vertical). One shared policy can so play every seat. ``encode``/``decode``
-    convert between ids and absolute ``Move`` tuples; the notation (``action_to_str``,
-    ``parse_action``) is absolute and identical to OpenSpiel's: ``e8``, ``c3h``, ``a4v``, ``pass``.
+    horizontal walls vertical). One shared policy can so play every seat.
+
+    **Codec.** ``encode(state, move)`` and ``decode(state, action)`` convert between an action id in
+    the frame of the player to move (player 0's once the game is over) and an absolute
+    :class:`~boardenvs.games.quoridor.Move`: ``Move("pawn", row, col)`` (target square),
+    ``Move("wall", row, col, horizontal)`` (anchor) or ``Move("pass", -1, -1)``. The notation
+    (``action_to_str``, ``parse_action``) is absolute and identical to OpenSpiel's: ``e8``, ``c3h``,
+    ``a4v``, ``pass``.
 
     **Observation** ``float32[3p + 4, n, n]`` in the observer's frame, values in [0, 1]:
     ``pawns`` (p planes, turn order starting with the observer), ``horizontal_walls``,
     ``vertical_walls`` (1 on wall anchors), ``distances`` (p planes, same order: each player's
     shortest-path distance to its goal from every square / n², 1 where cut off), ``walls_left``
     (p constant planes, walls left / max(1, walls_per_player)), ``my_turn``, ``ones``.
-    ``spec.symmetries == ("mirror_left_right",)`` with 2 players (none with 4: a mirror reverses
-    the clockwise turn order).
 
-    **Returns.** The first pawn on its goal line wins: +1 for it, -1/(p-1) for every other
-    player. After ``max_moves`` plies (default ``4 * n * n``, 324 on 9x9) the game is a draw:
-    all zeros and ``state.truncated``, even if that last ply reached a goal (as in OpenSpiel).
-    Perfect information; ``determinize`` is a copy.
+    **Symmetries.** With 2 players ``spec.symmetries == ("mirror_left_right",)``:
+    :class:`~boardenvs.games.quoridor.symmetry.MirrorLeftRight` mirrors the board (squares
+    ``c -> n-1-c``, wall anchors ``c -> n-2-c``), keeps the seats, permutes the action ids (the same
+    permutation in both players' frames) and flips the observation planes. With 4 players there is
+    none: a mirror swaps the left and right seats and so reverses the clockwise turn order.
+
+    **Returns** (``boardenvs.core.shared_win_returns``, one winner): the first pawn on its goal line
+    wins, +1 for it and -1/(p-1) for every other player. After ``max_moves`` plies (default
+    ``4 * n * n``, 324 on 9x9) the game is a draw: all zeros and ``state.truncated``, even if that
+    last ply reached a goal (as in OpenSpiel: ``cap_overrides_final_win``). Perfect information;
+    ``determinize`` is a copy.
 
     Example:
         >>> import numpy as np
-        >>> from boardenvs.games.quoridor import Quoridor
+        >>> from boardenvs.games.quoridor import Move, Quoridor
         >>> game = Quoridor(board_size=5)
         >>> state = game.initial_state(np.random.default_rng(0))
-        >>> state = game.apply(state, game.parse_action(state, "c4"))  # player 0 steps up
+        >>> state = game.apply(state, game.encode(state, Move("pawn", 3, 2)))  # player 0 steps up to c4
         >>> state.current_player, game.decode(state, 17)  # ids are in player 1's turned frame
         (1, Move(kind='pawn', row=1, col=2, horizontal=False))
         >>> game.action_to_str(state, 17), game.distance_to_goal(state, 0), game.walls_left(state, 1)
         ('c2', 3, 3)
+        >>> mirror = game.symmetries[0]  # mirror_left_right: wall anchor b -> c on 5x5 (columns a..d)
+        >>> game.action_to_str(state, int(mirror.actions[game.parse_action(state, "b1h")]))
+        'c1h'
     """
 
     name = "quoridor"
     version = 0
     config_class = QuoridorConfig
+    cap_overrides_final_win = True  # OpenSpiel: the ply that reaches the cap is a draw, even on the goal line
 
-    def _make_spec(self) -> GameSpec:
+    def _setup(self) -> None:
+        """Per-config attributes: ``tables`` (geometry and frames, shared per size), ``observer``,
+        ``move_cap`` (= ``spec.max_game_length``) and ``liberal`` (the jump rule)."""
         config: QuoridorConfig = self.config
         self.tables = tables_for(config.board_size, config.num_players)
         self.observer = Observer(self.tables, config.walls)
         self.move_cap = config.move_cap
         self.liberal = config.liberal_jumps
-        symmetries = ("mirror_left_right",) if config.num_players == 2 else ()
-        fields = observation_fields(config.num_players)
+
+    def _make_spec(self) -> GameSpec:
+        config: QuoridorConfig = self.config
         return GameSpec(
             self.name,
             self.version,
             config.num_players,
             self.tables.num_actions,
             self.observer.shape,
-            fields,
+            observation_fields(config.num_players),
             config.move_cap,
             perfect_information=True,
             zero_sum=True,
-            symmetries=symmetries,
         )
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.config,))
+    def _make_symmetries(self) -> tuple[Symmetry[QuoridorState], ...]:
+        """The left-right mirror with 2 players; none with 4 (a mirror reverses the clockwise turn order)."""
+        if self.config.num_players != 2:
+            return ()
+        return (MirrorLeftRight(self.tables),)
 
     # -- the contract ----------------------------------------------------------------------------
     def initial_state(self, rng: np.random.Generator | None = None) -> QuoridorState:
@@ -130,29 +154,35 @@ class Quoridor(Game[QuoridorState]):
                 legal ^= low
         return mask
 
-    def apply(self, state: QuoridorState, action: int) -> QuoridorState:
-        """The state after ``action`` (an id in the mover's frame); ``ValueError`` if illegal."""
-        move = self._unified_action(state, action)
-        return successor(self.tables, state, move, self.move_cap)
-
-    def _unified_action(self, state: QuoridorState, action: int) -> int:
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise TypeError(f"action must be an int, got {type(action).__name__}")
+    def is_legal(self, state: QuoridorState, action: int) -> bool:
+        """One bit test of the engine's legal-move mask through the mover's frame; False for a finished game,
+        an id out of range or anything but an int."""
+        if type(action) is not int:
+            if isinstance(action, (bool, np.bool_)) or not isinstance(action, np.integer):
+                return False
+            action = int(action)
         player = state.current_player
-        if player == TERMINAL:
-            raise ValueError(f"action {action} played after the game ended")
-        if not 0 <= action < self.tables.num_actions:
-            raise ValueError(f"action {action} is out of range [0, {self.tables.num_actions})")
+        if player == TERMINAL or not 0 <= action < self._num_actions:
+            return False
         move = self.tables.frame_to_unified[player][action]
-        if not (legal_moves(self.tables, state, self.liberal) >> move) & 1:
-            reason = self._why_illegal(state, move)
-            raise ValueError(f"action {action} ({move_name(self.tables, move)}) is illegal here: {reason}")
-        return move
+        return (legal_moves(self.tables, state, self.liberal) >> move) & 1 == 1
+
+    def _apply(self, state: QuoridorState, action: int) -> QuoridorState:
+        return successor(self.tables, state, self.tables.frame_to_unified[state.current_player][action])
+
+    def illegal_reason(self, state: QuoridorState, action: int) -> str:
+        """Why the in-range id ``action`` is illegal, naming the move (e.g. ``wall c3h crosses an existing wall``)."""
+        return self._why_illegal(state, self.tables.frame_to_unified[state.current_player][action])
+
+    def _end_at_move_cap(self, state: QuoridorState) -> None:
+        """A draw at the cap, even if the last ply reached a goal (OpenSpiel): the winner is cleared."""
+        super()._end_at_move_cap(state)
+        state.winner = NO_WINNER
 
     def returns(self, state: QuoridorState) -> np.ndarray:
         if state.current_player != TERMINAL:
             return np.zeros(self.tables.num_players, dtype=np.float32)
-        return winner_returns(self.tables.num_players, state.winner if state.winner != NO_WINNER else None)
+        return shared_win_returns(self.tables.num_players, () if state.winner == NO_WINNER else (state.winner,))
 
     def observe(self, state: QuoridorState, player: int) -> np.ndarray:
         return self.observer.observe(state, player)
@@ -265,7 +295,7 @@ class Quoridor(Game[QuoridorState]):
         if move == t.pass_bit:
             return "pass is only legal when there is no other move"
         if state.walls_left[state.current_player] == 0:
-            return "no walls left"
+            return f"no walls left to place {name}"
         return self._why_wall_illegal(state, move - t.cells, name)
 
     def _why_wall_illegal(self, state: QuoridorState, bit: int, name: str) -> str:

@@ -73,22 +73,20 @@ def legal_moves(tables: Tables, state: QuoridorState, liberal: bool) -> int:
     return legal
 
 
-def successor(tables: Tables, state: QuoridorState, move: int, move_cap: int) -> QuoridorState:
-    """The state after the (legal) unified move ``move``; ``state`` is left untouched."""
+def successor(tables: Tables, state: QuoridorState, move: int) -> QuoridorState:
+    """The state after the (legal) unified move ``move``; ``state`` is left untouched.
+
+    A pawn reaching its goal line ends the game; the move cap is not applied here (``Game.apply`` does it).
+    """
     player = state.current_player
-    pawns, walls_left, board, winner = state.pawns, state.walls_left, state.board, NO_WINNER
+    pawns, walls_left, board = state.pawns, state.walls_left, state.board
+    following = player + 1 if player + 1 < tables.num_players else 0
+    winner = NO_WINNER
     if move < tables.cells:
         pawns = (*pawns[:player], move, *pawns[player + 1 :])
         if (tables.goals[player] >> move) & 1:
-            winner = player
+            winner, following = player, TERMINAL
     elif move != tables.pass_bit:
         board = board.add(move - tables.cells)
         walls_left = (*walls_left[:player], walls_left[player] - 1, *walls_left[player + 1 :])
-    ply = state.ply + 1
-    truncated = ply >= move_cap
-    if truncated:  # as in OpenSpiel, the cap wins over a goal reached on the last ply
-        winner = NO_WINNER
-    following = player + 1 if player + 1 < tables.num_players else 0
-    if winner != NO_WINNER or truncated:
-        following = TERMINAL
-    return QuoridorState(pawns, walls_left, board, following, ply, truncated, winner)
+    return QuoridorState(pawns, walls_left, board, following, state.ply + 1, False, winner)

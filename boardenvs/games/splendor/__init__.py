@@ -15,7 +15,7 @@ PRESETS: dict[str, dict[str, object]] = {
     "rinascimento_4p": {"num_players": 4, "rinascimento": True, "deck": "rinascimento_native"},
 }
 """Official games for 2-4 players, and Rinascimento's ``defaultx2`` / ``defaultx3`` / ``default`` settings
-(R1, R5-R9, native deck; 4/5/7 tokens per colour and players + 1 nobles, RULES.md §3.5)."""
+(R1, R5-R9, native deck; 4/5/7 tokens per colour and players + 1 nobles, docs/rules/rules.md §3.5)."""
 
 __all__ = [
     "COLOURS", "EVENT_NAMES", "HC_GROUP", "HC_GROUP_NAMES", "PRESETS", "CardTable", "Event", "Move", "Splendor",

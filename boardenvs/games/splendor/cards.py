@@ -1,9 +1,9 @@
-"""Card and noble data of Splendor, loaded from CSV files (RULES.md §3.4).
+"""Card and noble data of Splendor, loaded from CSV files (docs/rules/rules.md §3.4).
 
 Resources are indexed 0..4 = white, blue, green, red, black (the canonical CSV columns); index 5 is gold.
 ``"official"`` is the canonical 90-card deck. ``"rinascimento_native"`` is the Rinascimento ``assets/default``
 deck read the way its engine reads it: a card's bonus is its suit id and its cost columns ``cost0..cost4`` are
-the same five resources (RULES.md §3.4, "suit = cost column"), which re-wires bonuses relative to Splendor.
+the same five resources (docs/rules/rules.md §3.4, "suit = cost column"), which re-wires bonuses relative to Splendor.
 
 Custom tables (``SplendorConfig.cards_file`` / ``nobles_file``, for game-design experiments) use one of two
 card formats, told apart by the header:

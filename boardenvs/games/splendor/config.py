@@ -11,7 +11,7 @@ from boardenvs.core import check_choice, check_int
 from boardenvs.games.splendor.cards import DECKS, card_table
 
 TOKENS_BY_PLAYERS = {2: 4, 3: 5, 4: 7}
-"""Official tokens per colour stack by player count (RULES.md §3.3)."""
+"""Official tokens per colour stack by player count (docs/rules/rules.md §3.3)."""
 
 _RANGES: dict[str, tuple[int, int]] = {
     "tokens_per_colour": (3, 30),
@@ -47,8 +47,8 @@ class SplendorConfig:
         take_same_amount: tokens in a take-same, 2..5 (``pickSameAmount``; Rinascimento: fewer only up to
             the cap, R6).
         take_same_min: stack size a take-same needs, 1..10 (``pickSameMinCoins``).
-        rinascimento: Rinascimento's rule implementation (RULES.md R1, R5-R9) instead of the official rules.
-        deck: ``"official"`` or ``"rinascimento_native"`` (RULES.md §3.4).
+        rinascimento: Rinascimento's rule implementation (docs/rules/rules.md R1, R5-R9) instead of the official rules.
+        deck: ``"official"`` or ``"rinascimento_native"`` (docs/rules/rules.md §3.4).
         cards_file: path of a custom card CSV (``cards.py`` formats) used instead of ``deck``; ``""`` = none.
         nobles_file: path of a custom noble CSV used instead of the shipped 10 nobles; ``""`` = none.
         max_plies: hard cap on plies; reaching it ends the game ranked by points (truncated), 10..100000.

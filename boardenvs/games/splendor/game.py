@@ -6,7 +6,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from boardenvs.core import TERMINAL, Game, GameSpec
+from boardenvs.core import TERMINAL, Game, GameSpec, shared_win_returns
 from boardenvs.games.splendor import reasons, rules
 from boardenvs.games.splendor.cards import LETTERS, NUM_LEVELS
 from boardenvs.games.splendor.config import SplendorConfig
@@ -41,8 +41,11 @@ class Move(NamedTuple):
     arg: int
 
 
-class Splendor(Game[SplendorState]):
-    """Splendor for 2 to 4 players: official rules (RULES.md §3.3, P1-P7) or Rinascimento's (R1, R5-R9).
+_KIND_INDEX = {kind: index for index, kind in enumerate(KINDS)}
+
+
+class Splendor(Game[SplendorState, Move]):
+    """Splendor for 2 to 4 players: official rules (docs/rules/rules.md §3.3, P1-P7) or Rinascimento's (R1, R5-R9).
 
     **Setup.** Each level deck (40/30/20 cards) is shuffled by ``initial_state(rng)``; ``face_up`` cards per
     level are revealed, ``nobles`` nobles (default players + 1) are drawn, gem stacks hold
@@ -82,7 +85,7 @@ class Splendor(Game[SplendorState]):
 
     **Payment.** Cost per colour is the printed cost less the player's bonuses. Rinascimento (R8): coloured
     tokens first, gold only for the shortfall. Official: a gold "can replace any gem" (Dized FAQ), so the
-    player may spend gold while holding the colour (RULES.md §3.6 recommends optional gold). When that choice
+    player may spend gold while holding the colour (docs/rules/rules.md §3.6 recommends optional gold). When that choice
     exists (spare gold beyond the shortfall and a colour the tokens cover), ``buy`` opens the "pay" phase:
     each ``gold for <colour>`` spends one more gold on that colour, ``pay`` completes the purchase (rest
     coloured first, gold for the shortfall); it completes by itself once no further choice is left. Every
@@ -102,11 +105,21 @@ class Splendor(Game[SplendorState]):
     (one-hot main/return/noble/pay), ``paying`` (the card being paid for), ``gold_plan``, ``turn_order``
     (one-hot), ``end_triggered``.
 
+    **Codec.** ``decode(state, action)`` gives the :class:`Move` ``(kind, arg)``: ``kind`` one of the names
+    above (``tables.KINDS``), ``arg`` the index within that kind's range (token pattern, slot, level, reserve
+    slot, resource, noble slot or colour; 0 for ``pay`` and ``pass``); ``encode(state, move)`` is its inverse.
+    Both ignore the state (ids mean the same in every position) and raise ``ValueError`` for an unknown kind,
+    a kind this config has none of, or an argument out of range.
+
     **End and returns.** Official: once someone has ``points_to_end`` (15) the round is finished (the game
     ends before the start player's next turn). Rinascimento R1: ends at once. If every player passes in a row
-    the game ends (P4); ``max_plies`` ends it as truncated. Ranking: points, then fewest cards bought;
-    ``returns``: the best players share the win (a lone winner +1, the others -1/(n-1); k tied winners
-    (n-k)/(k(n-1)) each; all tied: 0). ``scores`` are the points.
+    the game ends (P4). After ``max_plies`` plies (``spec.max_game_length``) the game ends as truncated and is
+    ranked like any other end (a game that ends by its rules on the last ply is not truncated). Ranking:
+    points, then fewest cards bought; the best players share the win, by the convention of every boardenvs
+    game (``boardenvs.core.shared_win_returns``): of n players, k tied winners get (n-k)/(k(n-1)) each (a lone
+    winner +1), every other player -1/(n-1); all tied: 0 each (P7). ``scores`` are the points.
+
+    **Symmetries.** None (``spec.symmetries`` is empty): seats differ by the turn order and cards are unique.
 
     **Hidden information.** Deck order and other players' face-down reserves (reserved from a deck top).
     ``determinize(state, p, rng)`` reshuffles, per level, the deck together with the other players'
@@ -131,16 +144,11 @@ class Splendor(Game[SplendorState]):
     version = 2
     config_class = SplendorConfig
 
-    def __init__(self, config: SplendorConfig | None = None, **kwargs: Any) -> None:
-        super().__init__(config, **kwargs)
+    def _setup(self) -> None:
+        """The config's action tables (shared per config by ``tables_for``) and the move of every action id."""
         self.tables = tables_for(self.config)
         self._kinds: list[int] = self.tables.kind.tolist()
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {"config": self.config}
-
-    def __setstate__(self, data: dict[str, Any]) -> None:
-        self.__init__(data["config"])
+        self._moves = tuple(Move(KINDS[k], a) for k, a in zip(self._kinds, self.tables.arg.tolist()))
 
     def _make_spec(self) -> GameSpec:
         fields = observation_fields(self.config)
@@ -148,7 +156,7 @@ class Splendor(Game[SplendorState]):
             name=self.name,
             version=self.version,
             num_players=self.config.num_players,
-            num_actions=tables_for(self.config).num_actions,
+            num_actions=self.tables.num_actions,
             observation_shape=(fields[-1].stop,),
             observation_fields=fields,
             max_game_length=self.config.max_plies,
@@ -162,21 +170,24 @@ class Splendor(Game[SplendorState]):
         return rules.initial_state(self.config, self.tables, rng)
 
     def legal_action_mask(self, state: SplendorState) -> np.ndarray:
+        """A copy of the state's mask, built once per state (``rules.legal_mask``) and cached on it."""
         if state.mask is None:
             state.mask = rules.legal_mask(self.config, self.tables, state)
         return state.mask.copy()
 
-    def apply(self, state: SplendorState, action: int) -> SplendorState:
-        if not _known_legal(state, action):
-            action = self.check_action(state, action)
+    def is_legal(self, state: SplendorState, action: int) -> bool:
+        """The test of ``apply`` on the state's cached mask (built once per state; all False once terminal)."""
+        mask = state.mask
+        if mask is None:
+            mask = state.mask = rules.legal_mask(self.config, self.tables, state)
+        return 0 <= action < len(mask) and bool(mask[action])
+
+    def _apply(self, state: SplendorState, action: int) -> SplendorState:
         new, out = state.copy(), []
-        action = int(action)
         kind = self._kinds[action]
         self._perform(new, kind, action, out)
         rules.settle(self.tables, self.config, new, kind == PASS, out)
         new.ply += 1
-        if new.current_player != TERMINAL and new.ply >= self.config.max_plies:
-            new.current_player, new.truncated = TERMINAL, True
         new.events = tuple(out)
         return new
 
@@ -208,9 +219,10 @@ class Splendor(Game[SplendorState]):
             rules.finish_payment(tables, config, state, out)
 
     def returns(self, state: SplendorState) -> np.ndarray:
+        """:func:`boardenvs.core.shared_win_returns` of the best players (``rules.winners``); zeros until the end."""
         if state.current_player != TERMINAL:
             return np.zeros(self.config.num_players, dtype=np.float32)
-        return rules.outcome(state)
+        return shared_win_returns(self.config.num_players, rules.winners(state))
 
     def scores(self, state: SplendorState) -> np.ndarray:
         return state.players[:, POINTS].astype(np.float32)
@@ -248,13 +260,26 @@ class Splendor(Game[SplendorState]):
 
     # -- codec and text ------------------------------------------------------------------------
     def decode(self, state: SplendorState, action: int) -> Move:
-        """The :class:`Move` of an action id."""
+        """The :class:`Move` of an action id (the same in every state); ``ValueError`` out of range."""
         del state
-        return Move(KINDS[int(self.tables.kind[action])], int(self.tables.arg[action]))
+        if not 0 <= action < len(self._moves):
+            raise ValueError(f"action {action} is out of range [0, {len(self._moves)})")
+        return self._moves[action]
 
-    def encode(self, move: Move) -> int:
-        """The action id of a :class:`Move`."""
-        return self.tables.starts[KINDS.index(move.kind)] + move.arg
+    def encode(self, state: SplendorState, move: Move) -> int:
+        """The action id of a :class:`Move` (the same in every state); ``ValueError`` naming what is wrong."""
+        del state
+        kind, arg = move
+        index = _KIND_INDEX.get(kind)
+        if index is None:
+            raise ValueError(f"unknown move kind {kind!r}; kinds are {', '.join(KINDS)}")
+        start, stop = self.tables.starts[index], self.tables.starts[index + 1]
+        if start == stop:
+            rinascimento = self.config.rinascimento and index in (RETURN, NOBLE_CHOICE, PAY_GOLD, PAY)
+            raise ValueError(f"this game has no {kind!r} moves{' under Rinascimento rules' if rinascimento else ''}")
+        if isinstance(arg, bool) or not isinstance(arg, (int, np.integer)) or not 0 <= arg < stop - start:
+            raise ValueError(f"{kind!r} takes an int argument in [0, {stop - start}), got {arg!r}")
+        return start + int(arg)
 
     def action_to_str(self, state: SplendorState, action: int) -> str:
         kind, arg = self.decode(state, action)
@@ -345,11 +370,3 @@ class Splendor(Game[SplendorState]):
         if face_down and hide_face_down:
             return f"?L{int(self.tables.cards.level[card])}"
         return ("?" if face_down else "") + self.card_to_str(card)
-
-
-def _known_legal(state: SplendorState, action: Any) -> bool:
-    """True when ``action`` is an int marked legal in the state's cached mask (the fast path of ``apply``)."""
-    mask = state.mask
-    if mask is None or isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-        return False
-    return 0 <= action < len(mask) and bool(mask[action])

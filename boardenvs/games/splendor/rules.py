@@ -1,7 +1,7 @@
 """Splendor rules on :class:`SplendorState`: setup, the legal-action mask and every state change.
 
-Mutating helpers take a fresh copy (``Splendor.apply`` copies first) and append ``Event`` records to
-``out``. Official rules follow RULES.md §3.3 with P1-P7; ``config.rinascimento`` switches to R1, R5-R9.
+Mutating helpers take a fresh copy (``Splendor._apply`` copies first) and append ``Event`` records to
+``out``. Official rules follow docs/rules/rules.md §3.3 with P1-P7; ``config.rinascimento`` switches to R1, R5-R9.
 Events follow Rinascimento's emission (``PickCoins``, ``BuyCard``, ``Reserve*Card``, ``TakeNoble``,
 ``State.placeCard``) so that counting a player's events gives the paper's synthesis sigma.
 """
@@ -152,7 +152,7 @@ def _remember(tables: ActionTables, key: bytes, takes: np.ndarray) -> None:
 
 def rinascimento_take_mask(config: SplendorConfig, tables: ActionTables, supply: np.ndarray,
                            row: np.ndarray) -> np.ndarray:  # fmt: skip
-    """Legal token patterns under ``PickDifferentCoins`` / ``PickSameCoins.canPerform`` (RULES.md R5, R6).
+    """Legal token patterns under ``PickDifferentCoins`` / ``PickSameCoins.canPerform`` (docs/rules/rules.md R5, R6).
 
     Every pattern: take at most the stacks, give at most the player's coloured tokens, and give exactly
     what brings an overflowing total back to ``max_tokens`` (nothing otherwise). Take-different: at most
@@ -422,11 +422,7 @@ def ranking_key(state: SplendorState) -> np.ndarray:
     return state.players[:, POINTS].astype(np.int64) * 1000 - state.players[:, BOUGHT]
 
 
-def outcome(state: SplendorState) -> np.ndarray:
-    """Zero-sum returns: the best players (after the tie-break) share the win; P7 shared win on a full tie."""
+def winners(state: SplendorState) -> list[int]:
+    """The best players after the tie-break (:func:`ranking_key`): several share the win (P7), all tied is a draw."""
     key = ranking_key(state)
-    winners = key == key.max()
-    n, k = len(key), int(winners.sum())
-    returns = np.full(n, -1.0 / (n - 1), dtype=np.float32)
-    returns[winners] = (n - k) / (k * (n - 1))
-    return returns
+    return np.flatnonzero(key == key.max()).tolist()

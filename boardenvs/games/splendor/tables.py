@@ -3,7 +3,7 @@
 Token actions are stored as *patterns*: ``take[i]`` tokens from the supply and ``give[i]`` tokens back, per
 colour (Rinascimento's ``PickCoins`` pattern, returns being its negative entries). Official rules have
 ``give == 0`` everywhere (returns are sub-decisions there); Rinascimento's preset enumerates every pattern
-its ``PickDifferentCoins`` / ``PickSameCoins`` may accept (RULES.md R5, R6), see :func:`rinascimento_takes`.
+its ``PickDifferentCoins`` / ``PickSameCoins`` may accept (docs/rules/rules.md R5, R6), see :func:`rinascimento_takes`.
 """
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ def official_takes(config: SplendorConfig) -> tuple[list[Pattern], tuple[tuple[i
 
 
 def rinascimento_takes(config: SplendorConfig) -> list[Pattern]:
-    """Every pattern Rinascimento's pick actions can accept (RULES.md R5, R6), returns included.
+    """Every pattern Rinascimento's pick actions can accept (docs/rules/rules.md R5, R6), returns included.
 
     Take-different: "take none", then 1..``take_different_count`` colours with 1..``take_different_amount``
     tokens each, each with every return of 0..min(taken, ``max_tokens``) tokens of the colours not taken.

@@ -1,0 +1,172 @@
+"""The tournament: every lineup of agents in every seat rotation on common seeds, in one or more processes.
+
+:func:`tournament` builds the schedule (:mod:`baselines.arena.schedule`), plays its games with
+:func:`~baselines.arena.match.play_game` (in a pool of worker processes with ``workers > 1``; each process builds
+its own agents from the same seeds, so the records do not depend on ``workers``), optionally appends every game
+to a resumable log (:mod:`baselines.arena.log`), and summarises the records (:mod:`baselines.arena.results`).
+An agent object that holds several seats of one game is reseeded for each of them in turn (the last seat's seed
+stands).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from baselines.agent import Agent
+from baselines.arena.log import TournamentLog
+from baselines.arena.match import GameRecord, play_game
+from baselines.arena.results import TournamentResult, summarize
+from baselines.arena.schedule import ScheduledGame, tournament_schedule
+from baselines.progress import progress_bar
+from boardenvs.core import Game, check_int
+
+AgentOrFactory = Agent | Callable[[int], Agent]
+"""A ready agent, or a factory called once with a seed (an agent class such as ``RandomAgent`` works)."""
+
+
+def tournament(
+    game: Game,
+    agents: Mapping[str, AgentOrFactory],
+    games_per_pairing: int,
+    seed: int = 0,
+    progress: bool = False,
+    field: Mapping[str, AgentOrFactory] | None = None,
+    workers: int = 1,
+    log_path: str | Path | None = None,
+) -> TournamentResult:
+    """Play a seat-rotated, common-random-numbers tournament (the schedule: :mod:`baselines.arena.schedule`).
+
+    Args:
+        game: the game.
+        agents: name → agent, or name → factory called once with a seed; the names label the results.
+        games_per_pairing: games per lineup; a multiple of the number of players.
+        seed: the tournament seed (game seeds and factory seeds derive from it).
+        progress: show a tqdm progress bar.
+        field: one-vs-field mode: each agent of ``agents`` takes one seat and the other seats are filled from
+            ``field`` (for example ``{"random": RandomAgent}`` plays each agent against three random agents in a
+            four-player game). ``None`` plays the round robin of ``agents``.
+        workers: processes that play games in parallel (1: in this process). With more than one, ``game`` and
+            every agent or factory must be picklable (``functools.partial(make_agent, name, game_name)`` is);
+            each process builds its own agents from the same seeds, so the records do not depend on ``workers``.
+        log_path: a JSON-lines file that receives every game as it finishes (:mod:`baselines.arena.log`);
+            running the same tournament with the same path again plays only the games still missing.
+
+    Returns:
+        The records, in schedule order, and their summary.
+    """
+    _check_entrants(agents, field)
+    check_int("workers", workers, 1)
+    names, field_names = list(agents), list(field or {})
+    everyone = {**agents, **(field or {})}
+    schedule = tournament_schedule(names, game.spec.num_players, games_per_pairing, seed, field_names or None)
+    log = _open_log(log_path, game, names, field_names, seed, games_per_pairing, schedule)
+    records = dict(log.records) if log else {}
+    pending = [(index, item) for index, item in enumerate(schedule) if index not in records]
+    bar = progress_bar(progress, len(schedule), f"{game.spec.name} tournament", "game", done=len(records))
+    try:
+        for index, record in _play_all(game, everyone, seed, pending, workers):
+            records[index] = record
+            if log is not None:
+                log.append(index, record)
+            bar.update()
+    finally:
+        if log is not None:
+            log.close()
+        bar.close()
+    return summarize(game.spec.name, names + field_names, [records[index] for index in range(len(schedule))])
+
+
+def _check_entrants(agents: Mapping[str, AgentOrFactory], field: Mapping[str, AgentOrFactory] | None) -> None:
+    if field is None:
+        if len(agents) < 2:
+            raise ValueError(f"a round-robin tournament needs at least 2 agents, got {list(agents)}")
+        return
+    if not agents or not field:
+        raise ValueError(f"a one-vs-field tournament needs agents and a field, got {list(agents)} and {list(field)}")
+    shared = sorted(set(agents) & set(field))
+    if shared:
+        raise ValueError(f"an agent name cannot be both an entrant and in the field: {shared}")
+
+
+def _open_log(
+    log_path: str | Path | None,
+    game: Game,
+    names: list[str],
+    field_names: list[str],
+    seed: int,
+    games_per_pairing: int,
+    schedule: list[ScheduledGame],
+) -> TournamentLog | None:
+    if log_path is None:
+        return None
+    header = {
+        "game": repr(game),
+        "agents": names,
+        "field": field_names,
+        "seed": seed,
+        "games_per_pairing": games_per_pairing,
+    }
+    return TournamentLog.open(log_path, header, schedule)
+
+
+def _play_all(
+    game: Game,
+    agents: Mapping[str, AgentOrFactory],
+    seed: int,
+    pending: list[tuple[int, ScheduledGame]],
+    workers: int,
+) -> Iterator[tuple[int, GameRecord]]:
+    """Play the ``pending`` games, yielding ``(schedule index, record)`` as each finishes."""
+    if workers == 1 or len(pending) <= 1:
+        built = _build_agents(agents, seed)
+        for index, item in pending:
+            yield index, _play_scheduled(game, built, item)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    context = multiprocessing.get_context("spawn")
+    start = {"initializer": _start_worker, "initargs": (game, agents, seed)}
+    with ProcessPoolExecutor(workers, mp_context=context, **start) as pool:
+        futures = {pool.submit(_play_in_worker, item): index for index, item in pending}
+        try:
+            for future in as_completed(futures):
+                yield futures[future], future.result()
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+
+
+def _play_scheduled(game: Game, agents: Mapping[str, Agent], item: ScheduledGame) -> GameRecord:
+    return play_game(game, [agents[name] for name in item.seat_names], item.seed, names=item.seat_names)
+
+
+_WORKER: dict[str, Any] = {}
+"""A worker process's game and agents, set once by :func:`_start_worker`."""
+
+
+def _start_worker(game: Game, agents: Mapping[str, AgentOrFactory], seed: int) -> None:
+    _WORKER["game"], _WORKER["agents"] = game, _build_agents(agents, seed)
+
+
+def _play_in_worker(item: ScheduledGame) -> GameRecord:
+    return _play_scheduled(_WORKER["game"], _WORKER["agents"], item)
+
+
+def _build_agents(agents: Mapping[str, AgentOrFactory], seed: int) -> dict[str, Agent]:
+    """Agents ready to play: factories are called with a seed derived from the tournament seed."""
+    factory_seeds = np.random.SeedSequence([seed, 1]).generate_state(len(agents))
+    built = {}
+    for (name, entry), factory_seed in zip(agents.items(), factory_seeds):
+        built[name] = entry if _is_agent(entry) else entry(int(factory_seed))  # type: ignore[operator]
+    return built
+
+
+def _is_agent(entry: AgentOrFactory) -> bool:
+    """True for an agent instance; false for a factory (an agent class counts as a factory)."""
+    return not isinstance(entry, type) and callable(getattr(entry, "act", None))

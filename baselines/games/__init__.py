@@ -1,0 +1,142 @@
+"""Everything game-specific in ``baselines``, one home per game, and the registry that finds it by game name.
+
+Each game's module (or package) holds its scripted agents from the source paper, its value function for the
+search agents and, where it has them, move priors and a fast random playout:
+
+* :mod:`.quoridor` (seed 004): ``path``, ``heuristic``; value, priors, bitmask playout.
+* :mod:`.battle_sheep` (seed 003): ``evaluation``; value.
+* :mod:`.node_conquest` (seed 001 has no agent; ours): ``greedy``; value.
+* :mod:`.splendor` (seed 002): ``osla``, ``buyer``; value; the event-value functions of RHEA.
+* :mod:`.gravwell` (seed 000): ``random_es``, ``random_no_es``, ``tree``, ``qlearning`` (the paper's tabular
+  Q-learning with the shipped tables); value.
+
+:data:`GAMES` maps a game name to its :class:`GameBaselines`; :func:`scripted_agents`, :func:`value_function`,
+:func:`move_priors` and :func:`fast_playout` look one part up (``baselines.factory`` and
+``baselines.search.evaluators`` use them). :func:`register_opponents` makes the scripted agents opponents of the
+single-agent environments (``boardenvs.registry.register_opponent``).
+
+Example:
+    >>> sorted(scripted_agents("quoridor"))
+    ['heuristic', 'path']
+    >>> GAMES["gravwell"].default_opponent
+    'tree'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from baselines.agent import BaseAgent
+from baselines.games.battle_sheep import EvaluationAgent, battle_sheep_value
+from baselines.games.gravwell import (
+    DecisionTreeAgent,
+    PretrainedQAgent,
+    RandomAgent,
+    RandomNoStopAgent,
+    gravwell_value,
+)
+from baselines.games.node_conquest import GreedyExpander, node_conquest_value
+from baselines.games.quoridor import HeuristicAgent, PathAgent, quoridor_playout, quoridor_priors, quoridor_value
+from baselines.games.splendor import BuyerAgent, OSLAAgent, splendor_value
+from baselines.search.playout import PlayoutFn
+from baselines.search.values import PriorsFn, ValueFn
+from boardenvs.registry import register_opponent
+
+
+@dataclass(frozen=True)
+class GameBaselines:
+    """What ``baselines`` knows about one game.
+
+    Attributes:
+        agents: agent name (for ``make_agent``) -> scripted agent class.
+        default_opponent: the name, among ``agents``, of the game's default scripted opponent.
+        value: the value function of the search agents (``None``: the game has none).
+        priors: move priors of the heuristic evaluator (``None``: uniform).
+        playout: a faster random playout with the distribution of the generic one (``None``: the generic one).
+    """
+
+    agents: Mapping[str, type[BaseAgent]]
+    default_opponent: str
+    value: ValueFn | None = None
+    priors: PriorsFn | None = None
+    playout: PlayoutFn | None = None
+
+
+GAMES: dict[str, GameBaselines] = {
+    "quoridor": GameBaselines(
+        {"path": PathAgent, "heuristic": HeuristicAgent}, "heuristic", quoridor_value, quoridor_priors, quoridor_playout
+    ),
+    "battle_sheep": GameBaselines({"evaluation": EvaluationAgent}, "evaluation", battle_sheep_value),
+    "node_conquest": GameBaselines({"greedy": GreedyExpander}, "greedy", node_conquest_value),
+    "splendor": GameBaselines({"osla": OSLAAgent, "buyer": BuyerAgent}, "buyer", splendor_value),
+    "gravwell": GameBaselines(
+        {"random_es": RandomAgent, "random_no_es": RandomNoStopAgent, "tree": DecisionTreeAgent,
+         "qlearning": PretrainedQAgent},
+        "tree",
+        gravwell_value,
+    ),  # fmt: skip
+}
+"""Game name -> what ``baselines`` knows about it."""
+
+
+def scripted_agents(game_name: str) -> dict[str, type[BaseAgent]]:
+    """The scripted agents of ``game_name`` by ``make_agent`` name (empty for a game without any)."""
+    entry = GAMES.get(game_name)
+    return dict(entry.agents) if entry else {}
+
+
+def value_function(game_name: str) -> ValueFn | None:
+    """The value function of ``game_name`` (``None`` if it has none)."""
+    entry = GAMES.get(game_name)
+    return entry.value if entry else None
+
+
+def games_with_values() -> list[str]:
+    """The names of the games that have a value function, sorted."""
+    return sorted(name for name, entry in GAMES.items() if entry.value is not None)
+
+
+def move_priors(game_name: str) -> PriorsFn | None:
+    """The move priors of ``game_name`` (``None``: uniform priors)."""
+    entry = GAMES.get(game_name)
+    return entry.priors if entry else None
+
+
+def fast_playout(game_name: str) -> PlayoutFn | None:
+    """The fast random playout of ``game_name`` (``None``: use the generic one)."""
+    entry = GAMES.get(game_name)
+    return entry.playout if entry else None
+
+
+def register_opponents() -> None:
+    """Register every scripted agent as an opponent of its game's environments, under its ``make_agent`` name.
+
+    Each factory builds a fresh agent (unseeded); the game's :attr:`GameBaselines.default_opponent` becomes its
+    default (``opponent="heuristic"``).
+    """
+    for game_name, entry in GAMES.items():
+        for name, agent_class in entry.agents.items():
+            register_opponent(game_name, name, agent_class, default=name == entry.default_opponent)
+
+
+__all__ = [
+    "GAMES",
+    "BuyerAgent",
+    "DecisionTreeAgent",
+    "EvaluationAgent",
+    "GameBaselines",
+    "GreedyExpander",
+    "HeuristicAgent",
+    "OSLAAgent",
+    "PathAgent",
+    "PretrainedQAgent",
+    "RandomAgent",
+    "RandomNoStopAgent",
+    "fast_playout",
+    "games_with_values",
+    "move_priors",
+    "register_opponents",
+    "scripted_agents",
+    "value_function",
+]

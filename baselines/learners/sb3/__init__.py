@@ -1,0 +1,39 @@
+"""Learning baselines with stable-baselines3: MaskablePPO and a masked DQN on the single-agent env.
+
+Importing this package imports torch and SB3 (``pip install boardenvs[train]``); ``baselines`` itself does not.
+
+- :mod:`baselines.learners.sb3.policies`: feature extractors chosen from the game's spec, ``policy_kwargs_for``,
+  ``make_model``;
+- :mod:`baselines.learners.sb3.dqn`: ``MaskedDQN`` (masks in the greedy choice, the TD target, ε-exploration, warm-up);
+- :mod:`baselines.learners.sb3.agent`: ``SB3Agent`` (a trained model as an arena agent), ``save_model``/``load_model``
+  with a JSON sidecar;
+- :mod:`baselines.learners.sb3.selfplay`: ``SnapshotPool`` (per-episode opponent mix of scripted agents and learner
+  snapshots) and ``SnapshotCallback``;
+- :mod:`baselines.learners.sb3.training` and :mod:`baselines.learners.sb3.evaluation`: env factories, callbacks,
+  arena evaluation, ``eval.csv`` and the learning-curve plot;
+- :mod:`baselines.learners.sb3.runs`: a whole training run (``SB3Settings`` -> ``train``), with periodic
+  evaluation, best/latest models and resuming; ``scripts/train_sb3.py`` is its command line.
+"""
+
+from baselines.learners.sb3.agent import ModelCard, SB3Agent, load_model, read_model_card, save_model
+from baselines.learners.sb3.dqn import MASKED_Q_VALUE, MaskedDQN, MaskedDQNPolicy
+from baselines.learners.sb3.policies import ALGORITHMS, PlanesExtractor, VectorExtractor, make_model, policy_kwargs_for
+from baselines.learners.sb3.selfplay import SnapshotCallback, SnapshotPool
+
+__all__ = [
+    "ALGORITHMS",
+    "MASKED_Q_VALUE",
+    "MaskedDQN",
+    "MaskedDQNPolicy",
+    "ModelCard",
+    "PlanesExtractor",
+    "SB3Agent",
+    "SnapshotCallback",
+    "SnapshotPool",
+    "VectorExtractor",
+    "load_model",
+    "make_model",
+    "policy_kwargs_for",
+    "read_model_card",
+    "save_model",
+]

@@ -1,0 +1,132 @@
+"""Tuning an agent's hyper-parameters with NTBEA against an opponent, as seed 002 tunes RHEA.
+
+Each fitness evaluation is ``games_per_evaluation`` games of the candidate against the opponent (seats rotate
+between evaluations; :class:`~baselines.search.ntbea.GameFitness`); the fitness is the candidate's result (1 win,
+1/2 shared first place, 0 loss). Search spaces (:func:`search_space`): ``rhea`` (BMRH's space from
+``rinascimento_agents.csv``), ``ef`` (event-value weights ``ef_w<i>`` over -1, -0.8, ..., 1, sized by the agent's
+``ef_mapping``/``ef_degree``/``ef_perspective``; Splendor), ``rhea+ef`` (both), or a JSON file
+``{"name": [values...]}``. Parameters fixed in the agent spec are removed from the space. :func:`tune` runs the
+search and optionally plays the recommendation against the opponent again (validation).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from baselines.arena.ratings import wilson_interval
+from baselines.factory import format_spec, make_agent, parse_spec
+from baselines.games.splendor.event_values import WEIGHT_VALUES, num_weights
+from baselines.search.ntbea import NTBEA, GameFitness, NTBEAResult, head_to_head
+from baselines.search.rhea import RHEA_SEARCH_SPACE, parse_params
+
+NAMED_SPACES = ("rhea", "ef", "rhea+ef")
+"""Search spaces by name (or give a JSON file)."""
+
+
+@dataclass(frozen=True)
+class TuneSettings:
+    """One tuning run of :func:`tune` (the fields are ``scripts/tune_ntbea.py``'s options)."""
+
+    agent: str = "rhea"
+    """The tuned agent: rhea[:key=value:...]; the fixed parameters given here are not tuned."""
+    space: str = "rhea"
+    """Search space: rhea, ef, rhea+ef, or a JSON file name -> list of values."""
+    opponent: str = "rhea:preset=bmrh_r1"
+    """Opponent: rhea[:key=value:...] or an agent name of baselines.factory (random, osla, buyer, heuristic...)."""
+    evaluations: int = 200
+    """NTBEA budget: fitness evaluations (>= 1)."""
+    games_per_evaluation: int = 1
+    """Games per fitness evaluation (>= 1)."""
+    k: float = 1.0
+    """UCB exploration weight (seed 002: 1)."""
+    epsilon: float = 0.7
+    """Added to the arm counts of the exploration bonus (seed 002: 0.7)."""
+    neighbours: int = 50
+    """Mutants drawn per NTBEA iteration (>= 1)."""
+    batch_size: int = 2
+    """Mutants evaluated per iteration (the parallelism; results depend on it, not on --workers)."""
+    workers: int = 1
+    """Processes evaluating in parallel (1 = inline)."""
+    validate_games: int = 0
+    """After tuning, games of the recommendation against the opponent (0 = skip)."""
+    seed: int = 0
+    """Seed of the search and of every game."""
+    progress: bool = True
+    """Show progress bars."""
+
+    def __post_init__(self) -> None:
+        """``ValueError`` for budgets below 1 (the other values are checked by NTBEA and the agents)."""
+        for name in ("evaluations", "games_per_evaluation", "workers", "batch_size", "neighbours"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
+        if self.validate_games < 0:
+            raise ValueError(f"validate_games must be >= 0, got {self.validate_games}")
+
+
+@dataclass
+class TuneOutcome:
+    """What :func:`tune` returns: the NTBEA result, the tuned agent's spec and the validation games."""
+
+    result: NTBEAResult
+    tuned_spec: str
+    validation: list[float]
+
+    def validation_summary(self) -> tuple[float, float, float, int]:
+        """Win rate (draws count 1/2), Wilson 95% interval and number of validation games."""
+        games = len(self.validation)
+        points = sum(self.validation)
+        low, high = wilson_interval(points, games)
+        return (points / games if games else 0.0), low, high, games
+
+
+def search_space(name: str, agent: str) -> dict[str, list[Any]]:
+    """The search space called ``name`` for ``agent`` (without the parameters the agent spec fixes)."""
+    kind, fixed = parse_spec(agent)
+    if name not in NAMED_SPACES:
+        path = Path(name)
+        if not path.is_file():
+            raise ValueError(f"space must be one of {list(NAMED_SPACES)} or a JSON file, got {name!r}")
+        space = json.loads(path.read_text())
+        if not isinstance(space, dict):
+            raise ValueError(f"{name} must hold a JSON object name -> list of values")
+        return {key: list(values) for key, values in space.items() if key not in fixed}
+    if kind != "rhea":
+        raise ValueError(f"the named spaces {list(NAMED_SPACES)} tune the rhea agent, not {kind!r}")
+    space: dict[str, list[Any]] = {}
+    if name in ("rhea", "rhea+ef"):
+        space.update({key: list(values) for key, values in RHEA_SEARCH_SPACE.items()})
+    if name in ("ef", "rhea+ef"):
+        params, _ = parse_params(**fixed)
+        if params.value != "ef":
+            raise ValueError(f"space {name!r} tunes event-value weights: give the agent value=ef, got {agent!r}")
+        count = num_weights(params.ef_mapping, params.ef_degree, params.ef_perspective)
+        space.update({f"ef_w{i}": list(WEIGHT_VALUES) for i in range(count)})
+    return {key: values for key, values in space.items() if key not in fixed}
+
+
+def tune(game_name: str, config: Mapping[str, Any], settings: TuneSettings) -> TuneOutcome:
+    """Tune ``settings.agent`` on game ``game_name`` (with ``config``) against ``settings.opponent``."""
+    s = settings
+    items = tuple(config.items())
+    fitness = GameFitness(game_name, s.agent, s.opponent, items, s.games_per_evaluation)
+    space = search_space(s.space, s.agent)
+    _check_agents(fitness, space)
+    ntbea = NTBEA(space, s.k, s.epsilon, s.neighbours, s.batch_size, seed=s.seed)
+    result = ntbea.run(fitness, s.evaluations, workers=s.workers, progress=s.progress)
+    kind, fixed = parse_spec(s.agent)
+    tuned_spec = format_spec(kind, {**fixed, **result.best})
+    validation: list[float] = []
+    if s.validate_games:
+        check = GameFitness(game_name, tuned_spec, s.opponent, items)
+        validation = head_to_head(check, s.validate_games, s.seed + 1, s.workers, s.progress, "validate")
+    return TuneOutcome(result, tuned_spec, validation)
+
+
+def _check_agents(fitness: GameFitness, space: dict[str, list[Any]]) -> None:
+    """Build the candidate with the first value of every parameter and the opponent, to fail fast."""
+    make_agent(fitness.candidate, fitness.game, 0, {key: values[0] for key, values in space.items()})
+    make_agent(fitness.opponent, fitness.game, 0)
