@@ -149,8 +149,9 @@ class Game(ABC, Generic[S, M]):
       Games pickle by config (:meth:`__reduce__`) and compare equal when their configs do.
     * **Moves.** ``encode(state, move)`` and ``decode(state, action)`` convert between the game's typed move
       (a NamedTuple, type parameter ``M``) and its action id, in the frame of the player to move.
-    * **Legality.** :meth:`apply` checks the action (fast path :meth:`is_legal`, errors from
-      :meth:`check_action` with :meth:`illegal_reason`) and only then calls the game's :meth:`_apply`.
+    * **Legality.** :meth:`apply` checks the action (fast path :meth:`is_legal`, or one pass of
+      :meth:`_apply_if_legal`; errors from :meth:`check_action` with :meth:`illegal_reason`) and only then calls the
+      game's :meth:`_apply`.
     * **The move cap.** After ``spec.max_game_length`` plies :meth:`apply` ends the game as truncated
       (:meth:`_end_at_move_cap`); the game's :meth:`returns` ranks a truncated game by its own rule.
     * **Shared wins.** :func:`shared_win_returns` is the one convention for wins and draws of every game.
@@ -252,14 +253,22 @@ class Game(ABC, Generic[S, M]):
 
         Checks legality, calls the game's :meth:`_apply`, and ends the game at the move cap.
         """
-        if type(action) is not int or not self.is_legal(state, action):
-            action = self.check_action(state, action)
-        new = self._apply(state, action)
+        new = self._apply_if_legal(state, action) if type(action) is int else None
+        if new is None:
+            new = self._apply(state, self.check_action(state, action))
         if new.ply >= self._move_cap and (  # type: ignore[attr-defined]
             new.current_player != TERMINAL or self.cap_overrides_final_win  # type: ignore[attr-defined]
         ):
             self._end_at_move_cap(new)
         return new
+
+    def _apply_if_legal(self, state: S, action: int) -> S | None:
+        """The successor of the Python int ``action`` if it is legal, else ``None``: :meth:`apply`'s fast path.
+
+        By default :meth:`is_legal` then :meth:`_apply`; an engine that can test legality while it dispatches on
+        the phase overrides this with one pass (errors still come from :meth:`check_action`).
+        """
+        return self._apply(state, action) if self.is_legal(state, action) else None
 
     def is_legal(self, state: S, action: int) -> bool:
         """Whether the Python int ``action`` is legal in ``state`` (games override it with a faster test)."""

@@ -38,10 +38,9 @@ import numpy as np
 from baselines.agent import BaseAgent, SeedLike
 from baselines.games.gravwell.agents import DecisionTreeAgent, RandomAgent, RandomNoStopAgent
 from boardenvs.core import Game
+from boardenvs.games.gravwell import Gravwell
 from boardenvs.games.gravwell.cards import NUM_CARDS, bits_to_cards
-from boardenvs.games.gravwell.game import ROUNDS, Gravwell
-from boardenvs.games.gravwell.observation import TURNS
-from boardenvs.games.gravwell.rules import SINGULARITY, resolve
+from boardenvs.games.gravwell.rules import ROUNDS, SINGULARITY, TURNS, resolve
 from boardenvs.games.gravwell.state import COMMIT, DRAFT
 
 SIGHT = 10

@@ -223,15 +223,31 @@ class Gravwell(Game[GravwellState, Move]):
         return action == self.stop_action or action == self.stop_action + 1
 
     def _apply(self, state: GravwellState, action: int) -> GravwellState:
-        """The legal ``action`` by one transition of ``engine``."""
+        """The legal ``action`` by one transition of ``engine`` (see :meth:`_apply_if_legal`)."""
+        new = self._apply_if_legal(state, action)
+        assert new is not None, "_apply is called with legal actions only"
+        return new
+
+    def _apply_if_legal(self, state: GravwellState, action: int) -> GravwellState | None:
+        """One pass over the phase: the tests of :meth:`is_legal`, then the transition of ``engine`` (``None``
+        for an illegal action; the base class then raises with :meth:`illegal_reason`)."""
+        player = state.current_player
+        if player < 0:
+            return None
         phase = state.phase
         if phase == COMMIT:
-            player = state.current_player
+            card = action - self.play_base
+            if card < 0 or not state.hands[player] >> card & 1:
+                return None
             if player + 1 < self.n:
-                return engine.commit(state, player, action - self.play_base)
-            return engine.reveal(self.tables, state, action - self.play_base)
+                return engine.commit(state, player, card)
+            return engine.reveal(self.tables, state, card)
         if phase == DRAFT:
-            return engine.draft(self.tables, state, state.current_player, action)
+            if not 0 <= action < self.num_stacks or not state.free >> action & 1:
+                return None
+            return engine.draft(self.tables, state, player, action)
+        if action != self.stop_action and action != self.stop_action + 1:
+            return None
         return engine.stop_decision(self.tables, state, action == self.stop_action)
 
     def illegal_reason(self, state: GravwellState, action: int) -> str:
