@@ -130,4 +130,8 @@ def _load_opponent_plugins() -> None:
         return
     _PLUGINS_LOADED[0] = True
     for entry_point in metadata.entry_points(group=OPPONENT_ENTRY_POINTS):
-        entry_point.load()()
+        try:
+            entry_point.load()()
+        except Exception as error:
+            plugin = f"{entry_point.value!r} ({OPPONENT_ENTRY_POINTS})"
+            raise RuntimeError(f"the opponent plugin {plugin} failed: {error}") from error
