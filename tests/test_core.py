@@ -305,3 +305,21 @@ def test_terminal_sentinel_and_default_rgb():
     assert game.returns(state).tolist() == [1, -1]
     image = text_to_rgb(game.to_text(state))
     assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
+
+
+def test_a_one_pass_fast_path_that_finds_the_action_illegal_gets_the_usual_error():
+    class OnePass(TicTacToe):
+        calls = 0
+
+        def _apply_if_legal(self, state, action):
+            OnePass.calls += 1
+            return self._apply(state, action) if state.board[action] < 0 else None
+
+        def illegal_reason(self, state, action):
+            return f"cell {action} is taken"
+
+    game = OnePass()
+    state = game.apply(game.initial_state(np.random.default_rng(0)), 4)
+    assert OnePass.calls == 1
+    with pytest.raises(ValueError, match="action 4 is illegal here: cell 4 is taken"):
+        game.apply(state, 4)
