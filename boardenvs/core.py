@@ -139,7 +139,7 @@ class Symmetry(ABC, Generic[S]):
 
 
 class Game(ABC, Generic[S, M]):
-    """Base class of every game: the contract of DESIGN §2, with the parts every game shares.
+    """Base class of every game: the contract of ``docs/design.md`` §2, with the parts every game shares.
 
     A subclass sets ``name``, ``version`` and ``config_class`` and implements the abstract members. The base class
     owns what would otherwise be repeated:

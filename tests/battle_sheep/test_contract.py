@@ -10,6 +10,7 @@ from boardenvs.core import TERMINAL
 from boardenvs.games.battle_sheep import PRESETS, BattleSheep, BattleSheepState, Move
 from boardenvs.games.battle_sheep.tables import DIRECTION_NAMES
 from tests.battle_sheep.helpers import board, small_game
+from tests.playouts import random_game_positions
 
 MOVING = [". . . . .", ". . . . .", ". . A4 . .", ". . . . .", ". . . . B4"]
 """Move phase, player 0 to move with a 4-stack on c3; player 1 has its 4 sheep on e5."""
@@ -17,15 +18,7 @@ MOVING = [". . . . .", ". . . . .", ". . A4 . .", ". . . . .", ". . . . B4"]
 
 def random_positions(game: BattleSheep, seeds: range) -> list[BattleSheepState]:
     """Every position of random games with these seeds, terminal ones included."""
-    positions = []
-    for seed in seeds:
-        rng = np.random.default_rng(seed)
-        state = game.initial_state(rng)
-        positions.append(state)
-        while not game.is_terminal(state):
-            state = game.apply(state, int(rng.choice(game.legal_actions(state))))
-            positions.append(state)
-    return positions
+    return [state for seed in seeds for state in random_game_positions(game, np.random.default_rng(seed))]
 
 
 # -- codec ----------------------------------------------------------------------------------------
@@ -177,4 +170,3 @@ def test_the_base_move_cap_truncates_a_state_whose_ply_was_set_by_hand() -> None
     assert not game.legal_action_mask(after).any()
     assert game.scores(after).tolist() == [2.0, 1.0]  # c3 and c1 against e5: ranked by the game's rule
     assert game.returns(after).tolist() == [1.0, -1.0]
-

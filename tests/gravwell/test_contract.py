@@ -14,18 +14,12 @@ from boardenvs.games.gravwell.rules import resolve
 from boardenvs.games.gravwell.state import COMMIT, DRAFT, STOP
 from boardenvs.testing import check_game
 from tests.gravwell.helpers import play_turn, turn_state
+from tests.playouts import random_game_positions
 
 
 def _positions(game: Gravwell, seed: int, games: int = 3) -> list[GravwellState]:
     """Every position of a few seeded random games, the final ones included."""
-    rng, states = np.random.default_rng(seed), []
-    for _ in range(games):
-        s = game.initial_state(rng)
-        states.append(s)
-        while not game.is_terminal(s):
-            s = game.apply(s, int(rng.choice(game.legal_actions(s))))
-            states.append(s)
-    return states
+    return random_game_positions(game, np.random.default_rng(seed), games)
 
 
 # -- codec ----------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Small builders for the Quoridor tests: move sets as notation, board symmetries, random positions."""
+"""Small builders for the Quoridor tests: moves played and listed as notation, board symmetries, random positions."""
 
 from __future__ import annotations
 
@@ -23,6 +23,13 @@ def pawn_moves(game: Quoridor, state: QuoridorState) -> set[str]:
 def wall_moves(game: Quoridor, state: QuoridorState) -> set[str]:
     """The legal wall placements of the player to move."""
     return {m for m in legal_strings(game, state) if m.endswith(WALL_SUFFIXES)}
+
+
+def play(game: Quoridor, state: QuoridorState, *moves: str) -> QuoridorState:
+    """``state`` after the moves in notation, in turn."""
+    for move in moves:
+        state = game.apply(state, game.parse_action(state, move))
+    return state
 
 
 def square(row: int, col: int) -> str:

@@ -10,15 +10,10 @@ import boardenvs
 from boardenvs.core import TERMINAL
 from boardenvs.games.quoridor import Move, Quoridor
 from boardenvs.testing import check_game
+from tests.quoridor.helpers import play
 
 FIVE = Quoridor(board_size=5)
 FOUR_PLAYERS = Quoridor(board_size=5, num_players=4)
-
-
-def play(game: Quoridor, state, *moves: str):
-    for move in moves:
-        state = game.apply(state, game.parse_action(state, move))
-    return state
 
 
 # -- the codec ----------------------------------------------------------------------------------------

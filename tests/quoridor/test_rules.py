@@ -7,16 +7,10 @@ import pytest
 
 from boardenvs.core import TERMINAL
 from boardenvs.games.quoridor import Quoridor
-from tests.quoridor.helpers import legal_strings, pawn_moves, wall_moves
+from tests.quoridor.helpers import legal_strings, pawn_moves, play, wall_moves
 
 SMALL = Quoridor(board_size=5)
 SMALL_4P = Quoridor(board_size=5, num_players=4)
-
-
-def play(game: Quoridor, state, *moves: str):
-    for move in moves:
-        state = game.apply(state, game.parse_action(state, move))
-    return state
 
 
 # -- pawn moves -----------------------------------------------------------------------------------

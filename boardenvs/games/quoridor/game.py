@@ -103,12 +103,11 @@ class Quoridor(Game[QuoridorState, Move]):
     cap_overrides_final_win = True  # OpenSpiel: the ply that reaches the cap is a draw, even on the goal line
 
     def _setup(self) -> None:
-        """Per-config attributes: ``tables`` (geometry and frames, shared per size), ``observer``,
-        ``move_cap`` (= ``spec.max_game_length``) and ``liberal`` (the jump rule)."""
+        """Per-config attributes: ``tables`` (geometry and frames, shared per size), ``observer`` and ``liberal``
+        (the jump rule)."""
         config: QuoridorConfig = self.config
         self.tables = tables_for(config.board_size, config.num_players)
         self.observer = Observer(self.tables, config.walls)
-        self.move_cap = config.move_cap
         self.liberal = config.liberal_jumps
 
     def _make_spec(self) -> GameSpec:
@@ -249,7 +248,7 @@ class Quoridor(Game[QuoridorState, Move]):
             if (t.goals[player] >> cell) & 1 or board.distance(cell, t.goals[player]) < 0:
                 raise ValueError(f"player {player}'s pawn on {pawns[player]} is on its goal or cut off from it")
         check_int("to_move", to_move, 0, t.num_players - 1)
-        check_int("ply", ply, 0, self.move_cap - 1)
+        check_int("ply", ply, 0, self.spec.max_game_length - 1)
         stock = tuple(walls_left) if walls_left is not None else (self.config.walls,) * t.num_players
         if len(stock) != t.num_players or min(stock) < 0:
             raise ValueError(f"walls_left must list {t.num_players} counts >= 0, got {walls_left}")
