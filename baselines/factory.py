@@ -79,15 +79,22 @@ def format_spec(name: str, settings: Mapping[str, Any]) -> str:
     return ":".join([name, *parts])
 
 
-def make_agent(
-    spec: str, game_name: str, seed: SeedLike = None, settings: Mapping[str, Any] | None = None
-) -> Agent:
+def _expand_pretrained(spec: str) -> str:
+    """``alphazero:pretrained[:...]`` written out as ``alphazero:checkpoint=pretrained[:...]``."""
+    name, *parts = spec.split(":")
+    if name.strip() == "alphazero" and parts and parts[0].strip() == "pretrained":
+        return ":".join([name, "checkpoint=pretrained", *parts[1:]])
+    return spec
+
+
+def make_agent(spec: str, game_name: str, seed: SeedLike = None, settings: Mapping[str, Any] | None = None) -> Agent:
     """Build the agent ``spec`` names for game ``game_name``.
 
     Args:
         spec: an agent name: ``"random"``, ``"mcts"`` and ``"rhea"`` for every game, plus the game's scripted
             agents (``"path"`` and ``"heuristic"`` for Quoridor), optionally with ``:key=value`` settings;
-            ``"alphazero:checkpoint=<path.pt>"`` for an AlphaZero checkpoint; or ``"sb3:<path/to/model.zip>"``
+            ``"alphazero:checkpoint=<path.pt>"`` for an AlphaZero checkpoint, ``"alphazero:pretrained"`` for the
+            network shipped for the game's config; or ``"sb3:<path/to/model.zip>"``
             for a trained SB3 model. The agent's name is the whole spec.
         game_name: the registered name of the game.
         seed: the agent's seed (int, generator or ``None``).
@@ -103,7 +110,7 @@ def make_agent(
         from baselines.learners.sb3.agent import SB3Agent
 
         return SB3Agent.load(text[len(SB3_PREFIX) :], seed=seed, name=text, game_name=game_name)
-    name, written = parse_spec(text)
+    name, written = parse_spec(_expand_pretrained(text))
     merged = {**written, **(settings or {})}
     choices = {name: _import_class(TRAINED[name])} if name in TRAINED else agent_choices(game_name)
     if name not in choices:

@@ -8,12 +8,22 @@ its C++ Quoridor is measured in the same run and the ratios are printed.
     python -m scripts.bench                     # every registered game, default config
     python -m scripts.bench --games quoridor --seconds 5
     python -m scripts.bench --mcts             # MCTS simulations/s on Quoridor 9x9 vs OpenSpiel's MCTSBot
+    python -m scripts.bench --alphazero        # AlphaZero self-play search: batched vs one-leaf forward passes
 
 ``--mcts`` times one search from the initial Quoridor position with random rollouts (a fixed number of
 simulations, the same UCT constant) for our ``MCTSAgent`` (its fast Quoridor playouts, and the generic
 ``legal_actions`` + ``apply`` playouts) and for OpenSpiel's Python ``MCTSBot`` with
 ``RandomRolloutEvaluator(n_rollouts=1)`` on its C++ Quoridor, interleaved, and prints the median rates and
 their ratio. With ``--mcts`` the forward-model tables run only for the games named by ``--games``.
+
+``--alphazero`` times AlphaZero's self-play search on ``--alphazero-game`` (``--config`` applies): one fresh
+``PolicyValueNet`` (seeded by ``--seed``) behind one ``NetworkEvaluator``; an ``MCTSAgent`` with
+``--alphazero-search`` (gumbel, self-play's default, or puct) plays every seat
+for ``--alphazero-moves`` moves from the initial state (a new game starts when one ends) with
+``--alphazero-simulations`` simulations per move, once valuing ``--alphazero-batch`` leaves per forward pass and
+once one leaf per pass, in interleaved rounds, with ``torch.set_num_threads(1)``. It prints the median
+simulations per second of each, the forward passes per move and the ratio batched / one-leaf. With
+``--alphazero`` too the forward-model tables run only for the games named by ``--games``.
 """
 
 from __future__ import annotations
@@ -23,7 +33,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -31,6 +41,9 @@ import boardenvs
 from baselines.settings import parse_config
 from boardenvs.registry import make_game
 from scripts._args import parse_args
+
+if TYPE_CHECKING:
+    from baselines.learners.alphazero.evaluator import NetworkEvaluator
 
 
 @dataclass
@@ -55,6 +68,18 @@ class Args:
     """Timed searches per MCTS implementation (the median rate is reported)."""
     mcts_uct_c: float = 1.4
     """UCT exploration constant of both MCTS implementations."""
+    alphazero: bool = False
+    """Measure AlphaZero self-play search (a fresh network): batched vs one-leaf simulations/s (see above)."""
+    alphazero_game: str = "node_conquest"
+    """Game of the AlphaZero self-play benchmark (with the --config pairs)."""
+    alphazero_search: str = "gumbel"
+    """Root search of the AlphaZero self-play benchmark: gumbel or puct."""
+    alphazero_simulations: int = 32
+    """Simulations per move of the AlphaZero self-play benchmark."""
+    alphazero_moves: int = 20
+    """Moves searched per timed AlphaZero self-play round (a new game starts when one ends)."""
+    alphazero_batch: int = 8
+    """Leaves per forward pass of the batched AlphaZero search (the other search values one leaf per pass)."""
 
 
 @dataclass
@@ -245,6 +270,121 @@ def report_mcts(results: list[SearchSpeed]) -> str:
     return "\n".join(lines)
 
 
+ALPHAZERO_ROUNDS = 3
+"""Timed self-play rounds of each AlphaZero search setting (alternating; the median rate is reported)."""
+
+
+@dataclass
+class SelfPlaySpeed:
+    """Timed AlphaZero self-play rounds of one search setting: per round, the simulations run, the network's
+    forward passes and the seconds spent in ``MCTSAgent.act``."""
+
+    name: str
+    batch_size: int
+    moves: int
+    simulations: list[int] = field(default_factory=list)
+    forward_passes: list[int] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
+
+    @property
+    def per_second(self) -> float:
+        """Simulations per second: the median over the rounds."""
+        return float(np.median([s / t for s, t in zip(self.simulations, self.seconds)]))
+
+    @property
+    def forward_passes_per_move(self) -> float:
+        """The network's forward passes per move searched, over all rounds."""
+        return sum(self.forward_passes) / max(1, self.moves * len(self.forward_passes))
+
+
+def check_alphazero_args(args: Args) -> None:
+    """``ValueError`` naming the first ``--alphazero-*`` count below 1."""
+    for flag in ("alphazero_simulations", "alphazero_moves", "alphazero_batch"):
+        value = getattr(args, flag)
+        if value < 1:
+            raise ValueError(f"--{flag.replace('_', '-')} must be >= 1, got {value}")
+
+
+def selfplay_round(
+    game: boardenvs.Game,
+    evaluator: NetworkEvaluator,
+    passes: list[int],
+    speed: SelfPlaySpeed,
+    simulations: int,
+    seed: int,
+    search: str,
+) -> None:
+    """One timed round: an ``MCTSAgent`` with ``search`` plays every seat for ``speed.moves`` moves from the
+    initial state (starting a new game when one ends); only its ``act`` calls are timed. ``passes[0]`` counts the
+    network's forward passes. Appends the round to ``speed``."""
+    from baselines.search.mcts import MCTSAgent
+
+    batch = speed.batch_size
+    agent = MCTSAgent(
+        seed, simulations=simulations, evaluator=evaluator, selection=search, batch_size=batch, reuse_tree=False
+    )
+    rng = np.random.default_rng(seed)
+    state, done, seconds, passes_before = game.initial_state(rng), 0, 0.0, passes[0]
+    for _ in range(speed.moves):
+        if game.is_terminal(state):
+            state = game.initial_state(rng)
+        mover = int(state.current_player)
+        view = game.determinize(state, mover, rng)
+        start = time.perf_counter()
+        action = agent.act(game, view, mover)
+        seconds += time.perf_counter() - start
+        done += agent.last_search.simulations
+        state = game.apply(state, action)
+    speed.simulations.append(done)
+    speed.forward_passes.append(passes[0] - passes_before)
+    speed.seconds.append(seconds)
+
+
+def bench_alphazero(name: str, config: dict[str, Any], args: Args) -> list[SelfPlaySpeed]:
+    """Batched and one-leaf self-play search with one fresh network and evaluator, in alternating rounds
+    (after an untimed one-move warm-up of each), with one torch thread."""
+    import torch
+    from tqdm import tqdm
+
+    from baselines.learners.alphazero.evaluator import NetworkEvaluator
+    from baselines.learners.alphazero.network import PolicyValueNet
+    from baselines.params import choice_param
+
+    search = choice_param("--alphazero-search", args.alphazero_search, ("gumbel", "puct"))
+    game = make_game(name, **config)
+    net, passes = PolicyValueNet.for_game(game, seed=args.seed), [0]
+    hook = net.register_forward_hook(lambda *_: passes.__setitem__(0, passes[0] + 1))
+    evaluator = NetworkEvaluator(net)
+    batched = SelfPlaySpeed(f"batched (batch_size={args.alphazero_batch})", args.alphazero_batch, args.alphazero_moves)
+    single = SelfPlaySpeed("one leaf (batch_size=1)", 1, args.alphazero_moves)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        for speed in (batched, single):  # warm-up
+            warm_up = dataclasses.replace(speed, moves=1, simulations=[], forward_passes=[], seconds=[])
+            selfplay_round(game, evaluator, passes, warm_up, args.alphazero_simulations, args.seed, search)
+        for r in tqdm(range(ALPHAZERO_ROUNDS), desc="AlphaZero self-play", unit="round"):
+            for speed in (batched, single) if r % 2 == 0 else (single, batched):
+                selfplay_round(game, evaluator, passes, speed, args.alphazero_simulations, args.seed + r, search)
+    finally:
+        torch.set_num_threads(threads)
+        hook.remove()
+    return [batched, single]
+
+
+def report_alphazero(results: list[SelfPlaySpeed], search: str) -> str:
+    """One line per search setting with its ratio to the one-leaf rate."""
+    reference = next(r for r in results if r.batch_size == 1)
+    lines = [
+        f"{'AlphaZero self-play, ' + search:28s} {'simulations/s':>14s} {'forward passes/move':>20s} "
+        f"{'vs one-leaf':>12s}"
+    ]
+    for r in results:
+        ratio = r.per_second / reference.per_second
+        lines.append(f"{r.name:28s} {r.per_second:14,.0f} {r.forward_passes_per_move:20.1f} {ratio:11.2f}x")
+    return "\n".join(lines)
+
+
 def bench_game(name: str, config: dict[str, Any], seconds: float, seed: int) -> list[Measurement]:
     """All measurements of one game."""
     game = make_game(name, **config)
@@ -275,9 +415,12 @@ def report(results: list[Measurement]) -> str:
 
 
 def main(args: Args) -> dict[str, list[Any]]:
-    """Run the benchmarks and print one table per game (and the MCTS table with ``--mcts``)."""
+    """Run the benchmarks and print one table per game (and the MCTS table with ``--mcts``, the AlphaZero
+    self-play table with ``--alphazero``)."""
     config = parse_config(args.config)
-    names = args.games or ([] if args.mcts else boardenvs.list_games())
+    if args.alphazero:
+        check_alphazero_args(args)
+    names = args.games or ([] if args.mcts or args.alphazero else boardenvs.list_games())
     all_results: dict[str, list[Any]] = {}
     for name in names:
         results = bench_game(name, config, args.seconds, args.seed)
@@ -291,6 +434,15 @@ def main(args: Args) -> dict[str, list[Any]]:
         all_results["mcts"] = speeds
         print(f"\n== MCTS on quoridor {config or ''} from the initial position, {args.mcts_simulations} simulations")
         print(report_mcts(speeds))
+    if args.alphazero:
+        selfplay = bench_alphazero(args.alphazero_game, config, args)
+        all_results["alphazero"] = selfplay
+        print(
+            f"\n== AlphaZero self-play search on {args.alphazero_game}{f' {config}' if config else ''}: fresh network, "
+            f"{args.alphazero_simulations} simulations/move, {args.alphazero_moves} moves/round, "
+            f"median of {ALPHAZERO_ROUNDS} alternating rounds, torch.set_num_threads(1)"
+        )
+        print(report_alphazero(selfplay, args.alphazero_search))
     if args.json_out:
         data = {n: [_as_json(m) for m in r] for n, r in all_results.items()}
         with open(args.json_out, "w") as handle:
@@ -298,10 +450,12 @@ def main(args: Args) -> dict[str, list[Any]]:
     return all_results
 
 
-def _as_json(measurement: Measurement | SearchSpeed) -> dict[str, Any]:
+def _as_json(measurement: Measurement | SearchSpeed | SelfPlaySpeed) -> dict[str, Any]:
     extra = {"per_second": measurement.per_second}
     if isinstance(measurement, Measurement):
         extra["games_per_second"] = measurement.games_per_second
+    if isinstance(measurement, SelfPlaySpeed):
+        extra["forward_passes_per_move"] = measurement.forward_passes_per_move
     return dataclasses.asdict(measurement) | extra
 
 

@@ -1,22 +1,27 @@
-"""Train AlphaZero on any registered game by self-play (seed 001 §4.2).
+"""Train AlphaZero on any registered game by self-play (seed 001 §4.2, with Gumbel root search).
 
-    python -m scripts.train_alphazero --game node_conquest --iterations 8 --games 100 --simulations 50 \
-        --out runs/alphazero/nc5
+    python -m scripts.train_alphazero --game node_conquest --iterations 12 --games 60 --simulations 32 \
+        --workers 2 --out runs/alphazero/nc5
 
-Each iteration plays ``--games`` self-play games with the best network, trains a copy on the recent examples,
-keeps it if it scores at least ``--accept-threshold`` against the best network over ``--arena-games``, and
-plays ``--eval-games`` against ``--eval-opponent``. Writes ``<out>/best.pt`` (the best network: play it with
+Each iteration plays ``--games`` self-play games with the best network (``--search gumbel``, the default:
+Gumbel-top-k root actions, sequential halving and the improved-policy target; or ``--search puct``), trains the
+network on the replay window and plays ``--eval-games`` against each of ``--eval-opponents`` (``scripted`` is the
+game's default scripted agent). Writes ``<out>/best.pt`` (play it with
 ``make_agent("alphazero:checkpoint=<out>/best.pt", game)`` or ``scripts.play --opponent ...``),
-``<out>/iteration_<k>.pt`` (the best network after iteration k), ``<out>/history.csv`` and
-``<out>/learning_curve.png``. ``--workers 2`` plays the self-play games in two processes.
+``<out>/iteration_<k>.pt``, ``<out>/history.csv``, ``<out>/learning_curve.png`` and the run's state
+(``state.pt``, ``replay/``). A killed run continues with ``--resume``; an existing ``--out`` is refused
+unless ``--resume`` or ``--force`` is given. ``--minutes`` stops the run once its self-play and training time
+reaches the budget.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from dataclasses import dataclass, field
 
 from baselines.learners.alphazero import AlphaZeroSettings, AlphaZeroTrainer
+from baselines.learners.alphazero.trainer import eval_columns
 from baselines.settings import parse_config, settings_from
 from scripts._args import parse_args
 
@@ -30,15 +35,25 @@ class Args:
     config: list[str] = field(default_factory=list)
     """Game config as key=value pairs (e.g. rows=3 cols=3)."""
     iterations: int = 8
-    """Self-play / train / gate iterations."""
+    """Self-play / train iterations."""
     games: int = 100
     """Self-play games per iteration (seed 001: 100)."""
-    simulations: int = 50
-    """PUCT simulations per move in self-play, gating and evaluation (seed 001: 50)."""
+    search: str = "gumbel"
+    """Root search of self-play and play: gumbel or puct."""
+    simulations: int = 32
+    """Simulations per move in self-play (seed 001: 50 with PUCT)."""
+    eval_simulations: int = 0
+    """Simulations per move in gating and evaluation (0: --simulations)."""
+    gumbel_actions: int = 16
+    """Root actions the Gumbel search considers."""
+    full_search_fraction: float = 1.0
+    """Playout-cap randomisation: share of moves given the full search and recorded (1: every move)."""
+    fast_simulations: int = 8
+    """Playout-cap randomisation: simulations of the other moves."""
     exploration: float = 1.0
     """PUCT constant."""
     temperature_plies: int = 10
-    """Plies sampled from the visit counts at the start of each self-play game."""
+    """Plies whose move is sampled from the search's policy at the start of each self-play game."""
     channels: int = 64
     """Convolution channels (plane observations)."""
     blocks: int = 2
@@ -53,14 +68,26 @@ class Args:
     """Examples per gradient step (seed 001: 64)."""
     learning_rate: float = 1e-3
     """Adam step size."""
-    arena_games: int = 20
-    """Candidate-vs-best games per iteration (0: always keep the candidate)."""
+    score_weight: float = 0.25
+    """Weight of the auxiliary score-margin loss (0: off)."""
+    arena_games: int = 0
+    """Candidate-vs-best games per iteration (0: always keep the trained network; seed 001: 20)."""
     accept_threshold: float = 0.6
     """Score the candidate needs to replace the best network (seed 001: 0.6)."""
     eval_games: int = 20
-    """Games per iteration against --eval-opponent (0: none)."""
-    eval_opponent: str = "random"
-    """Agent spec of the evaluation opponent (random, mcts:simulations=50, heuristic, ...)."""
+    """Games per evaluation against each --eval-opponents (0: none)."""
+    eval_every: int = 1
+    """Evaluate every this many iterations (and after the last)."""
+    eval_opponents: list[str] = field(default_factory=lambda: ["random", "scripted"])
+    """Agent specs of the evaluation opponents (scripted: the game's default scripted agent)."""
+    minutes: float = 0.0
+    """Training-time budget in minutes: stop after the iteration that reaches it (0: no budget)."""
+    device: str = "auto"
+    """Where the network trains and values leaves: auto, cpu or cuda."""
+    resume: bool = False
+    """Continue the run in --out from its last completed iteration."""
+    force: bool = False
+    """Replace a run already in --out."""
     threads: int = 1
     """torch threads of the main process (small networks run fastest on one)."""
     workers: int = 1
@@ -76,8 +103,9 @@ class Args:
 RENAMES = {"games_per_iteration": "games"}
 """Trainer settings whose flag has another name."""
 UNEXPOSED = ("weight_decay", "selfplay.dirichlet_fraction", "selfplay.dirichlet_alpha", "selfplay.batch_size",
-             "selfplay.determinizations")  # fmt: skip
-"""Trainer settings without a flag: they keep their defaults."""
+             "selfplay.determinizations", "eval_simulations", "time_budget_minutes")  # fmt: skip
+"""Trainer settings without a flag of their own name: they keep their defaults (or are set from a flag whose
+0 means "none" below)."""
 
 
 def main(args: Args) -> list:
@@ -85,19 +113,37 @@ def main(args: Args) -> list:
     import torch
 
     torch.set_num_threads(args.threads)
-    settings = settings_from(args, AlphaZeroSettings, renames=RENAMES, defaults=UNEXPOSED)
-    trainer = AlphaZeroTrainer(args.game, parse_config(args.config), settings, args.out, args.progress)
-    for _ in trainer.run_iter():
-        row = trainer.history[-1]
-        print(
-            f"iteration {row.iteration}: {row.examples} examples, losses policy {row.policy_loss:.3f} value "
-            f"{row.value_loss:.3f}, arena {row.arena_score:.2f} ({'kept' if row.accepted else 'dropped'}), "
-            f"vs {args.eval_opponent} {row.eval_score:.2f} [{row.eval_low:.2f}, {row.eval_high:.2f}], "
-            f"{row.seconds:.0f} s",
-            flush=True,
-        )
+    settings = dataclasses.replace(
+        settings_from(args, AlphaZeroSettings, renames=RENAMES, defaults=UNEXPOSED),
+        eval_simulations=args.eval_simulations or None,
+        time_budget_minutes=args.minutes or None,
+    )
+    trainer = AlphaZeroTrainer(
+        args.game, parse_config(args.config), settings, args.out, args.progress, resume=args.resume, force=args.force
+    )
+    if args.resume:
+        print(f"resuming {args.out} after iteration {trainer.completed}", flush=True)
+    for row in trainer.run_iter():
+        print(describe(row, list(trainer.opponents)), flush=True)
     print(f"wrote {trainer.best_path}, {trainer.out_dir / 'history.csv'}, {trainer.out_dir / 'learning_curve.png'}")
     return trainer.history
+
+
+def describe(row: dict, opponents: list[str]) -> str:
+    """One line of progress for a history row."""
+    parts = [
+        f"iteration {row['iteration']}: {row['examples']} examples",
+        f"losses policy {row['policy_loss']:.3f} (ln legal {row['log_legal']:.3f}) value {row['value_loss']:.3f} "
+        f"score {row['score_loss']:.3f}",
+    ]
+    if row["arena_score"] >= 0:
+        parts.append(f"arena {row['arena_score']:.2f} ({'kept' if row['accepted'] else 'dropped'})")
+    for label in opponents:
+        score, low, high = (row[column] for column in eval_columns(label))
+        if score >= 0:
+            parts.append(f"vs {label} {score:.2f} [{low:.2f}, {high:.2f}]")
+    parts.append(f"{row['elapsed_seconds'] / 60:.1f} training min")
+    return ", ".join(parts)
 
 
 def cli(argv: list[str] | None = None) -> None:

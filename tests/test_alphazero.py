@@ -1,4 +1,6 @@
-"""AlphaZero: network, evaluator, self-play examples, training, trainer outputs and the agent."""
+"""AlphaZero: network, evaluator, self-play examples, training, trainer outputs and the agent.
+
+Resumable runs, checkpoints on disk and the shipped networks are in ``test_alphazero_runs.py``."""
 
 from __future__ import annotations
 
@@ -22,19 +24,20 @@ from baselines.learners.alphazero import (
     save_checkpoint,
 )
 from baselines.learners.alphazero.network import masked_log_softmax
-from baselines.learners.alphazero.selfplay import Example
+from baselines.learners.alphazero.selfplay import Example, has_scores, score_margins
 from baselines.learners.alphazero.trainer import losses_of, train_network
 from baselines.search.mcts import MCTSAgent
 from boardenvs.registry import list_games, make_game
 from tests.toy_games import TicTacToe
 
 TINY = NetworkConfig(channels=8, blocks=1, hidden=16)
-QUICK = SelfPlaySettings(simulations=6, temperature_plies=4, batch_size=3, determinizations=1)
+QUICK = SelfPlaySettings(simulations=6, temperature_plies=4, batch_size=3, determinizations=1, fast_simulations=2)
+QUICK_PUCT = SelfPlaySettings("puct", simulations=6, temperature_plies=4, batch_size=3, determinizations=1,
+                              fast_simulations=2)  # fmt: skip
 
 
 def tiny_net(game, seed: int = 0) -> PolicyValueNet:
-    torch.manual_seed(seed)
-    return PolicyValueNet.for_game(game, TINY).eval()
+    return PolicyValueNet.for_game(game, TINY, seed=seed).eval()
 
 
 @pytest.mark.parametrize(("name", "config"), [("node_conquest", {"rows": 3, "cols": 3}), ("gravwell", {})])
@@ -43,10 +46,19 @@ def test_network_gives_logits_per_action_and_a_bounded_value_per_seat(name, conf
     net = tiny_net(game)
     state = game.initial_state(np.random.default_rng(0))
     batch = torch.as_tensor(np.stack([game.observe(state, p) for p in range(game.spec.num_players)]))
-    logits, values = net(batch)
+    logits, values, scores = net.heads(batch)
     assert logits.shape == (game.spec.num_players, game.spec.num_actions)
-    assert values.shape == (game.spec.num_players, game.spec.num_players)
-    assert bool(((values >= -1) & (values <= 1)).all())
+    assert values.shape == scores.shape == (game.spec.num_players, game.spec.num_players)
+    assert bool(((values >= -1) & (values <= 1)).all()) and bool(((scores >= -1) & (scores <= 1)).all())
+    assert all(torch.equal(a, b) for a, b in zip(net(batch), (logits, values)))
+
+
+def test_a_seeded_network_is_reproducible_and_leaves_torch_global_generator_alone() -> None:
+    game = make_game("node_conquest", rows=3, cols=3)
+    before = torch.random.get_rng_state()
+    first, second = tiny_net(game, seed=4), tiny_net(game, seed=4)
+    assert torch.equal(torch.random.get_rng_state(), before)
+    assert all(torch.equal(a, b) for a, b in zip(first.state_dict().values(), second.state_dict().values()))
 
 
 def test_masked_log_softmax_gives_illegal_actions_probability_zero() -> None:
@@ -79,11 +91,12 @@ def test_evaluator_rejects_a_network_built_for_another_game() -> None:
         NetworkEvaluator(net).check(make_game("node_conquest"))
 
 
-def test_selfplay_records_every_decision_with_its_mirror_and_the_final_returns() -> None:
+@pytest.mark.parametrize("settings", [QUICK, QUICK_PUCT], ids=["gumbel", "puct"])
+def test_selfplay_records_every_decision_with_its_mirror_and_the_final_returns(settings) -> None:
     game = make_game("node_conquest", rows=3, cols=3, max_plies=30)
     evaluator = NetworkEvaluator(tiny_net(game))
-    examples, returns = play_selfplay_game(game, evaluator, QUICK, seed=3)
-    again, _ = play_selfplay_game(game, evaluator, QUICK, seed=3)
+    examples, returns = play_selfplay_game(game, evaluator, settings, seed=3)
+    again, _ = play_selfplay_game(game, evaluator, settings, seed=3)
     assert len(examples) % 2 == 0 and len(examples) == len(again)
     assert all(np.array_equal(a.policy, b.policy) for a, b in zip(examples, again))
     for example in examples:
@@ -99,6 +112,36 @@ def test_selfplay_records_every_decision_with_its_mirror_and_the_final_returns()
     assert np.array_equal(mirror.mask, game.legal_action_mask(turned))
     chosen = int(np.argmax(first.policy))
     assert mirror.policy[half_turn.actions[chosen]] == first.policy[chosen]
+    # the half turn swaps the seats: the mirror's mover is player 1, whose values come first again
+    assert np.array_equal(mirror.value, first.value) and np.array_equal(mirror.score, first.score)
+
+
+def test_score_targets_are_the_final_node_margins_in_the_movers_seat_order() -> None:
+    game = make_game("node_conquest", rows=3, cols=3, max_plies=30)
+    evaluator = NetworkEvaluator(tiny_net(game))
+    examples, _ = play_selfplay_game(game, evaluator, QUICK, seed=5)
+    assert has_scores(game) and not has_scores(make_game("quoridor"))
+    movers_first = [example.score for example in examples[::2]]  # player 0 and 1 alternate, mirrors between
+    assert np.allclose(movers_first[0], -movers_first[1]) and np.allclose(movers_first[0].sum(), 0)
+    assert all(np.all(np.abs(score) <= 1) for score in movers_first)
+
+
+def test_score_margins_are_centred_and_scaled_by_the_largest_score() -> None:
+    game = make_game("node_conquest", rows=3, cols=3)
+    state = game.initial_state(np.random.default_rng(0))
+    state.owner[:] = [0, 0, 0, 0, 0, 1, 1, -1, -1]
+    assert np.allclose(score_margins(game, state), [(5 - 3.5) / 5, (2 - 3.5) / 5])
+    quoridor = make_game("quoridor", board_size=5)
+    assert not score_margins(quoridor, quoridor.initial_state(np.random.default_rng(0))).any()
+
+
+def test_playout_cap_randomisation_records_only_the_fully_searched_moves() -> None:
+    game = make_game("node_conquest", rows=3, cols=3, max_plies=40)
+    evaluator = NetworkEvaluator(tiny_net(game))
+    every, _ = play_selfplay_game(game, evaluator, QUICK, seed=2)
+    capped_settings = SelfPlaySettings(simulations=6, full_search_fraction=0.25, fast_simulations=2, batch_size=3)
+    capped, _ = play_selfplay_game(game, evaluator, capped_settings, seed=2)
+    assert 0 < len(capped) < 0.6 * len(every)  # about a quarter of 40 plies (x2 with the mirrors)
 
 
 def test_training_fits_the_policy_and_value_targets() -> None:
@@ -115,29 +158,34 @@ def test_training_fits_the_policy_and_value_targets() -> None:
         observation = np.stack([(board == 0), (board == 1), np.ones(9, bool)]).reshape(3, 3, 3).astype(np.float32)
         policy = np.zeros(9, np.float32)
         policy[target] = 1.0
-        examples.append(Example(observation, mask, policy, np.array([0.5, -0.5], np.float32)))
-    tensors = [
-        torch.as_tensor(np.stack([getattr(e, f) for e in examples])) for f in ("observation", "mask", "policy", "value")
-    ]
+        value = np.array([0.5, -0.5], np.float32)
+        examples.append(Example(observation, mask, policy, value, value * 0.4))
+    fields = ("observation", "mask", "policy", "value", "score")
+    tensors = [torch.as_tensor(np.stack([getattr(e, f) for e in examples])) for f in fields]
     with torch.no_grad():
         before = [float(loss) for loss in losses_of(net, *tensors)]
-    settings = AlphaZeroSettings(epochs=60, batch_size=8, learning_rate=3e-3)
-    train_network(net, examples, settings, seed=0)
+    settings = AlphaZeroSettings(epochs=60, batch_size=8, learning_rate=3e-3, score_weight=1.0)
+    optimizer = torch.optim.Adam(net.parameters(), lr=settings.learning_rate)
+    means = train_network(net, optimizer, examples, settings, seed=0)
     with torch.no_grad():
         after = [float(loss) for loss in losses_of(net, *tensors)]
         logits, values = net(tensors[0])
-    assert after[0] < 0.5 * before[0] and after[1] < 0.5 * before[1]
+    assert set(means) == {"policy_loss", "value_loss", "score_loss"}
+    assert all(a < 0.5 * b for a, b in zip(after, before))
     chosen = masked_log_softmax(logits, tensors[1]).argmax(dim=1)
     assert (chosen == tensors[2].argmax(dim=1)).float().mean() > 0.9
 
 
-def test_trainer_writes_checkpoint_history_and_plot_and_the_agent_plays_it(tmp_path) -> None:
-    settings = AlphaZeroSettings(iterations=2, games_per_iteration=2, selfplay=QUICK, network=TINY, epochs=1,
-                                 batch_size=16, arena_games=2, eval_games=2, seed=5)  # fmt: skip
+@pytest.mark.parametrize("selfplay", [QUICK, QUICK_PUCT], ids=["gumbel", "puct"])
+def test_trainer_writes_checkpoint_history_and_plot_and_the_agent_plays_it(tmp_path, selfplay) -> None:
+    settings = AlphaZeroSettings(iterations=2, games_per_iteration=2, selfplay=selfplay, network=TINY, epochs=1,
+                                 batch_size=16, arena_games=2, eval_games=2, eval_opponents=("random",),
+                                 seed=5)  # fmt: skip
     trainer = AlphaZeroTrainer("toy_tictactoe", {}, settings, tmp_path / "az", progress=False)
     history = trainer.run()
-    assert [row.iteration for row in history] == [1, 2] and history[1].examples >= history[0].examples
-    assert all(0 <= row.eval_score <= 1 and row.eval_low <= row.eval_score <= row.eval_high for row in history)
+    assert [row["iteration"] for row in history] == [1, 2] and history[1]["examples"] >= history[0]["examples"]
+    assert all(0 <= row["vs_random_low"] <= row["vs_random"] <= row["vs_random_high"] <= 1 for row in history)
+    assert all(0 <= row["arena_score"] <= 1 and row["elapsed_seconds"] > 0 for row in history)
     with open(tmp_path / "az" / "history.csv") as handle:
         assert [row["iteration"] for row in csv.DictReader(handle)] == ["1", "2"]
     assert (tmp_path / "az" / "learning_curve.png").stat().st_size > 0
@@ -146,6 +194,7 @@ def test_trainer_writes_checkpoint_history_and_plot_and_the_agent_plays_it(tmp_p
     agent = make_agent(f"alphazero:checkpoint={tmp_path / 'az' / 'best.pt'}:simulations=8", "toy_tictactoe", 0)
     record = play_game(game, [agent, make_agent("random", "toy_tictactoe", 1)], seed=0)
     assert record.plies >= 5
+    assert agent.search.selection == selfplay.search  # "auto": the search it was trained with
 
 
 def test_checkpoints_round_trip_and_refuse_the_wrong_game(tmp_path) -> None:
@@ -157,8 +206,10 @@ def test_checkpoints_round_trip_and_refuse_the_wrong_game(tmp_path) -> None:
     with torch.no_grad():
         assert all(torch.equal(a, b) for a, b in zip(net(observation), loaded(observation)))
     assert metadata["extra"] == {"iteration": 7} and metadata["game_config"]["rows"] == 3
-    with pytest.raises(ValueError, match="differ from this game's config"):
+    with pytest.raises(ValueError, match="not this game's config"):
         load_checkpoint(path, make_game("node_conquest"))
+    with pytest.raises(ValueError, match="not this game's config"):  # same sizes, another rule
+        load_checkpoint(path, make_game("node_conquest", rows=3, cols=3, max_plies=50))
     with pytest.raises(ValueError, match="trained for game 'node_conquest', not 'gravwell'"):
         load_checkpoint(path, make_game("gravwell"))
     with pytest.raises(FileNotFoundError):
@@ -171,6 +222,12 @@ def test_checkpoints_round_trip_and_refuse_the_wrong_game(tmp_path) -> None:
         (lambda: AlphaZeroSettings(iterations=0), "iterations"),
         (lambda: AlphaZeroSettings(accept_threshold=1.5), "accept_threshold"),
         (lambda: SelfPlaySettings(simulations=0), "simulations"),
+        (lambda: SelfPlaySettings(search="mcts"), "search must be one of"),
+        (lambda: SelfPlaySettings(simulations=8, fast_simulations=9), "fast_simulations"),
+        (lambda: SelfPlaySettings(full_search_fraction=0), "full_search_fraction"),
+        (lambda: AlphaZeroSettings(device="tpu"), "device must be 'auto', 'cpu' or 'cuda'"),
+        (lambda: AlphaZeroSettings(eval_opponents=("",)), "eval_opponents"),
+        (lambda: AlphaZeroSettings(time_budget_minutes=0), "time_budget_minutes"),
         (lambda: NetworkConfig(channels=0), "channels"),
         (lambda: make_agent("alphazero", "quoridor"), "needs checkpoint"),
     ],
@@ -195,7 +252,7 @@ def test_a_network_search_plays_legal_moves_in_every_game(name) -> None:
 
 
 def test_self_play_in_worker_processes_plays_every_game(tmp_path) -> None:
-    settings = AlphaZeroSettings(games_per_iteration=3, selfplay=QUICK, network=TINY, workers=2, seed=1)
+    settings = AlphaZeroSettings(games_per_iteration=3, selfplay=QUICK, network=TINY, workers=2, eval_games=0, seed=1)
     examples = AlphaZeroTrainer("toy_tictactoe", {}, settings, tmp_path, progress=False).self_play(3, seed=9)
     copies = 1 + len(TicTacToe().symmetries)  # each decision and its mirror image
     assert len(examples) >= 3 * 5 * copies  # a tic-tac-toe game has at least 5 moves

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from scripts.bench import Args, main, report
 
 
@@ -46,3 +48,28 @@ def test_report_mcts_without_openspiel_says_so() -> None:
 
     text = report_mcts([SearchSpeed("ours", 10, [0.5])])
     assert "20" in text and "no reference" in text
+
+
+def test_alphazero_flag_times_batched_and_one_leaf_self_play_search(tmp_path, capsys) -> None:
+    out = tmp_path / "alphazero.json"
+    args = Args(
+        alphazero=True, alphazero_simulations=4, alphazero_moves=2, alphazero_batch=2, config=["rows=3", "cols=3"],
+        json_out=str(out),
+    )  # fmt: skip
+    results = main(args)
+    assert list(results) == ["alphazero"]  # with --alphazero the forward models run only for games named explicitly
+    batched, single = results["alphazero"]
+    assert (batched.batch_size, single.batch_size) == (2, 1)
+    for speed in (batched, single):
+        assert len(speed.simulations) == len(speed.seconds) == 3 and sum(speed.simulations) > 0
+        assert sum(speed.forward_passes) > 0 and speed.per_second > 0
+    assert sum(single.forward_passes) == sum(single.simulations)  # one leaf per forward pass (no terminal leaves)
+    printed = capsys.readouterr().out
+    assert "vs one-leaf" in printed and "torch.set_num_threads(1)" in printed
+    saved = json.loads(out.read_text())["alphazero"]
+    assert saved[0]["simulations"] == batched.simulations and saved[1]["per_second"] > 0
+
+
+def test_alphazero_flag_rejects_counts_below_one() -> None:
+    with pytest.raises(ValueError, match="--alphazero-batch must be >= 1"):
+        main(Args(alphazero=True, alphazero_batch=0, config=["rows=3", "cols=3"]))

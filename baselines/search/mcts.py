@@ -9,6 +9,15 @@ player who moved into it (max^n). So the search is right for 2-4 players, for se
 decisions by the same player (sub-decisions) and for skipped turns: nothing assumes that players
 alternate. Children are created when first chosen and keyed by ``(player to move, action)``.
 
+**Gumbel root search** (``selection="gumbel"``, Danihelka et al. 2022; the arithmetic is in
+:mod:`baselines.search.gumbel`). The root samples ``gumbel_actions`` actions without replacement by Gumbel-top-k
+on the evaluator's priors and shares the simulations among them by sequential halving; below the root the
+search visits the action that most lacks visits compared with the improved policy
+``softmax(log prior + sigma(completed Q))``. The move is the surviving action with the best
+``g + log prior + sigma(Q)``, and :attr:`SearchStats.policy_target` holds the root's improved policy (the
+AlphaZero training target, useful after even 8-32 simulations). The Gumbel noise is the exploration: no
+temperature, no Dirichlet noise, no tree reuse, and a simulation budget is required (the halving plans over it).
+
 **Budget.** ``simulations`` and/or ``seconds``: the search stops at whichever comes first (at least one
 simulation). The move played is the most visited root action, ties broken by the higher mean value and
 then by the agent's generator (``temperature > 0``: sampled with probability proportional to
@@ -35,6 +44,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,10 +52,11 @@ import numpy as np
 
 from baselines.agent import BaseAgent, SeedLike
 from baselines.params import bool_param, choice_param, float_param, int_param
+from baselines.search import gumbel
 from baselines.search.evaluators import EVALUATORS, Evaluator, make_evaluator
 from boardenvs.core import Game
 
-SELECTIONS = ("uct", "puct")
+SELECTIONS = ("uct", "puct", "gumbel")
 REUSE_PLIES = 4
 """How many plies below the chosen child tree reuse searches for the new view."""
 _SEED_BOUND = 2**63
@@ -66,10 +77,12 @@ class Node:
         states: the position in each determinization (``None`` until first reached in it).
         legal: the legal actions in each determinization, in a random order (``None`` until needed).
         raw_priors: the evaluator's priors from the first evaluation, if any.
-        priors: action -> prior renormalised over the legal actions (PUCT; ``None`` until needed).
+        raw_values: the evaluator's value per player from that evaluation (Gumbel's completed Q reads the
+            value of the player to move from it).
+        priors: action -> prior renormalised over the legal actions (PUCT, Gumbel; ``None`` until needed).
     """
 
-    __slots__ = ("mover", "visits", "total", "children", "states", "legal", "raw_priors", "priors")
+    __slots__ = ("mover", "visits", "total", "children", "states", "legal", "raw_priors", "raw_values", "priors")
 
     def __init__(self, mover: int, determinizations: int) -> None:
         self.mover = mover
@@ -79,6 +92,7 @@ class Node:
         self.states: list[Any] = [None] * determinizations
         self.legal: list[list[int] | None] = [None] * determinizations
         self.raw_priors: np.ndarray | None = None
+        self.raw_values: np.ndarray | None = None
         self.priors: dict[int, float] | None = None
 
     def value(self) -> float:
@@ -100,6 +114,8 @@ class SearchStats:
         visits: root action -> visits (reused visits included).
         value: the root's mean value for the player to move (visit-weighted over its children).
         reused: whether the search started from the kept subtree of the previous move.
+        policy_target: Gumbel search only: the root's improved policy (action -> probability over the legal
+            actions), ``None`` otherwise.
     """
 
     simulations: int = 0
@@ -107,12 +123,14 @@ class SearchStats:
     visits: dict[int, int] = field(default_factory=dict)
     value: float = 0.0
     reused: bool = False
+    policy_target: dict[int, float] | None = None
 
     def policy(self, num_actions: int) -> np.ndarray:
-        """``float32[num_actions]``: the root visit distribution (AlphaZero's policy target)."""
+        """``float32[num_actions]``: AlphaZero's policy target: the Gumbel search's improved policy, else the
+        root visit distribution."""
         policy = np.zeros(num_actions, dtype=np.float32)
-        for action, visits in self.visits.items():
-            policy[action] = visits
+        for action, weight in (self.policy_target or self.visits).items():
+            policy[action] = weight
         total = policy.sum()
         return policy / total if total > 0 else policy
 
@@ -135,18 +153,23 @@ class MCTSAgent(BaseAgent):
         evaluator: ``"rollout"`` (random playouts), ``"heuristic"`` (the game's heuristic value from
             :mod:`baselines.search.evaluators`; checked at the first ``act``) or an :class:`Evaluator` instance
             (for example a network with priors for PUCT).
-        selection: ``"uct"`` or ``"puct"``.
+        selection: ``"uct"``, ``"puct"`` or ``"gumbel"`` (see the module docstring).
         exploration: the constant ``c`` of UCT/PUCT, >= 0.
         rollout_depth: plies per playout of the ``"rollout"`` evaluator before the position is valued by
             the game's heuristic (or its scores), >= 1, or ``None`` to play to the end.
         rollouts: playouts averaged per leaf by the ``"rollout"`` evaluator, >= 1.
         determinizations: hidden-information games: states sampled from the view per move, >= 1.
-        reuse_tree: keep the subtree of the chosen move for the next move (perfect information only).
+        reuse_tree: keep the subtree of the chosen move for the next move (perfect information only; not with
+            ``"gumbel"``); ``None``: on for UCT and PUCT.
         temperature: 0 plays the most visited action; > 0 samples ``visits ** (1 / temperature)``.
         dirichlet_fraction: share of Dirichlet noise mixed into the root priors (PUCT), in [0, 1].
         dirichlet_alpha: concentration of that noise, > 0.
         batch_size: new leaves valued together by one ``evaluator.evaluate_batch`` call (virtual loss keeps
             the descents of a batch apart), >= 1; 1 is the plain sequential search.
+        gumbel_actions: Gumbel: root actions sampled for sequential halving, >= 1.
+        gumbel_scale: Gumbel: scale of the root's Gumbel noise, >= 0 (0: the top actions by prior, no noise).
+        gumbel_c_visit: Gumbel: ``c_visit`` of ``sigma``, >= 0.
+        gumbel_c_scale: Gumbel: ``c_scale`` of ``sigma``, > 0.
     """
 
     name = "mcts"
@@ -164,11 +187,15 @@ class MCTSAgent(BaseAgent):
         rollout_depth: int | None = None,
         rollouts: int = 1,
         determinizations: int = 8,
-        reuse_tree: bool = True,
+        reuse_tree: bool | None = None,
         temperature: float = 0.0,
         dirichlet_fraction: float = 0.0,
         dirichlet_alpha: float = 0.3,
         batch_size: int = 1,
+        gumbel_actions: int = 16,
+        gumbel_scale: float = 1.0,
+        gumbel_c_visit: float = 50.0,
+        gumbel_c_scale: float = 0.1,
     ) -> None:
         super().__init__(seed, name)
         self.simulations = int_param("simulations", simulations, 1, optional=True)
@@ -180,15 +207,37 @@ class MCTSAgent(BaseAgent):
         self.rollout_depth = int_param("rollout_depth", rollout_depth, 1, optional=True)
         self.rollouts = int_param("rollouts", rollouts, 1)
         self.determinizations = int_param("determinizations", determinizations, 1)
-        self.reuse_tree = bool_param("reuse_tree", reuse_tree)
+        gumbel = self.selection == "gumbel"
+        self.reuse_tree = not gumbel if reuse_tree is None else bool_param("reuse_tree", reuse_tree)
         self.temperature = float_param("temperature", temperature, 0.0)
         self.dirichlet_fraction = float_param("dirichlet_fraction", dirichlet_fraction, 0.0, 1.0)
         self.dirichlet_alpha = float_param("dirichlet_alpha", dirichlet_alpha, 0.0, positive=True)
         self.batch_size = int_param("batch_size", batch_size, 1)
+        self.gumbel_actions = int_param("gumbel_actions", gumbel_actions, 1)
+        self.gumbel_scale = float_param("gumbel_scale", gumbel_scale, 0.0)
+        self.gumbel_c_visit = float_param("gumbel_c_visit", gumbel_c_visit, 0.0)
+        self.gumbel_c_scale = float_param("gumbel_c_scale", gumbel_c_scale, 0.0, positive=True)
+        if gumbel:
+            self._check_gumbel_settings()
         self.evaluator = self._build_evaluator(evaluator)
         self.last_search = SearchStats()
         self._checked: Game | None = None
         self._kept: tuple[Game, Node] | None = None
+        self._gumbel_root: tuple[list[int], list[float], list[int]] = ([], [], [])
+        """Gumbel search: the root's legal actions, their ``g + log prior`` and the considered indices."""
+
+    def _check_gumbel_settings(self) -> None:
+        """Reject settings that mean nothing to a Gumbel search (its noise is the exploration)."""
+        conflicts = {
+            "temperature": (self.temperature > 0, "it samples through its Gumbel noise (gumbel_scale)"),
+            "dirichlet_fraction": (self.dirichlet_fraction > 0, "its root noise is the Gumbel noise"),
+            "reuse_tree": (self.reuse_tree, "every move starts a fresh sequential halving"),
+            "seconds": (self.simulations is None, "give simulations, the budget sequential halving plans over"),
+        }
+        for parameter, (conflict, reason) in conflicts.items():
+            if conflict:
+                value = getattr(self, parameter)
+                raise ValueError(f"{parameter}={value!r} does not apply to selection='gumbel': {reason}")
 
     def _build_evaluator(self, evaluator: str | Evaluator) -> Evaluator:
         if isinstance(evaluator, Evaluator):
@@ -229,9 +278,13 @@ class MCTSAgent(BaseAgent):
         if root is None:
             root = self._new_root(game, view, player, perfect)
         simulations = self._search(game, root, player, start)
-        action = self._final_action(game, root, player, legal)
+        if self.selection == "gumbel":
+            action, target = self._gumbel_final(game, root, player)
+        else:
+            action, target = self._final_action(game, root, player, legal), None
         seconds = time.perf_counter() - start
         self.last_search = self._stats(game, root, player, legal, simulations, seconds, reused)
+        self.last_search.policy_target = target
         self._keep(game, root, player, action)
         return action
 
@@ -271,6 +324,8 @@ class MCTSAgent(BaseAgent):
         """Run simulations until the budget is spent; returns how many ran."""
         limit = self.simulations if self.simulations is not None else math.inf
         deadline = start + self.seconds if self.seconds is not None else math.inf
+        if self.selection == "gumbel":
+            return self._search_gumbel(game, root, player, limit, deadline)
         count, batch = len(root.states), self.batch_size
         simulate, clock = self._simulate, time.perf_counter
         done = 0
@@ -287,26 +342,32 @@ class MCTSAgent(BaseAgent):
                 done += self._simulate_batch(game, root, done, int(min(batch, limit - done)))
         return done
 
-    def _simulate(self, game: Game, root: Node, d: int) -> None:
-        """One simulation in determinization ``d``: select, evaluate a new leaf (or read a terminal), back up."""
-        path, leaf, state, values = self._descend(game, root, d, None)
+    def _simulate(self, game: Game, root: Node, d: int, first_action: int | None = None) -> None:
+        """One simulation in determinization ``d``: select (``first_action`` at the root, if given), evaluate a
+        new leaf (or read a terminal), back up."""
+        path, leaf, state, values = self._descend(game, root, d, None, first_action)
         if values is None:
             values, priors = self.evaluator.evaluate(game, state)
-            self._set_priors(leaf, priors)
+            self._set_evaluation(leaf, values, priors)
         self._backup(root, path, values)
 
-    def _simulate_batch(self, game: Game, root: Node, first: int, size: int) -> int:
+    def _simulate_batch(
+        self, game: Game, root: Node, first: int, size: int, root_choice: Callable[[int], int] | None = None
+    ) -> int:
         """Up to ``size`` simulations whose new leaves are valued by one ``evaluate_batch`` call.
 
         Each descent adds a virtual loss (a visit valued -1 for its mover) along its path, so the next
         descents of the batch spread out; collecting stops early when a descent reaches a leaf that is already
-        waiting. Terminal states are backed up at once. Returns the simulations completed (at least one).
+        waiting. Terminal states are backed up at once. ``root_choice(index)``, if given, picks the root action of
+        simulation ``index`` (after the virtual losses of the earlier descents). Returns the simulations
+        completed (at least one).
         """
         count = len(root.states)
         waiting: dict[int, tuple[list[Node], Node, Any]] = {}
         done = 0
         for index in range(first, first + size):
-            path, leaf, state, values = self._descend(game, root, index % count, waiting)
+            first_action = root_choice(index) if root_choice is not None else None
+            path, leaf, state, values = self._descend(game, root, index % count, waiting, first_action)
             if values is not None:
                 self._backup(root, path, values)
                 done += 1
@@ -320,24 +381,28 @@ class MCTSAgent(BaseAgent):
             results = self.evaluator.evaluate_batch(game, [state for _, _, state in items])
             for (path, leaf, _), (values, priors) in zip(items, results):
                 self._virtual_loss(root, path, -1, VIRTUAL_LOSS)
-                self._set_priors(leaf, priors)
+                self._set_evaluation(leaf, values, priors)
                 self._backup(root, path, values)
             done += len(items)
         return done
 
     def _descend(
-        self, game: Game, root: Node, d: int, waiting: dict[int, Any] | None
+        self, game: Game, root: Node, d: int, waiting: dict[int, Any] | None, first_action: int | None = None
     ) -> tuple[list[Node], Node, Any, np.ndarray | None]:
         """Select down to a terminal state (its returns come back), a new node or a node waiting for its value
-        (values ``None``); returns the path below the root, the last node, its state and the values."""
+        (values ``None``); returns the path below the root, the last node, its state and the values.
+        ``first_action``, if given and legal in determinization ``d``, is taken at the root."""
         node, state, path = root, root.states[d], []
-        is_terminal, select = game.is_terminal, self._select_puct if self.selection == "puct" else self._select_uct
+        is_terminal, select = game.is_terminal, getattr(self, f"_select_{self.selection}")
         while True:
             if is_terminal(state):
                 return path, node, state, game.returns(state)
             if node.visits == 0 or (waiting and id(node) in waiting):
                 return path, node, state, None
-            node, action = select(game, node, d, state)
+            if first_action is not None and node is root and first_action in self._legal(game, node, d, state):
+                node, action = self._child(game, node, state, first_action), first_action
+            else:
+                node, action = select(game, node, d, state)
             child_state = node.states[d]
             if child_state is None:
                 child_state = node.states[d] = game.apply(state, action)
@@ -345,9 +410,22 @@ class MCTSAgent(BaseAgent):
             path.append(node)
 
     @staticmethod
-    def _set_priors(node: Node, priors: np.ndarray | None) -> None:
+    def _child(game: Game, node: Node, state: Any, action: int) -> Node:
+        """The child of ``node`` for ``action`` by the player to move in ``state`` (created if new)."""
+        to_move = state.current_player
+        key = to_move * game.spec.num_actions + action
+        child = node.children.get(key)
+        if child is None:
+            child = node.children[key] = Node(to_move, len(node.states))
+        return child
+
+    @staticmethod
+    def _set_evaluation(node: Node, values: Any, priors: np.ndarray | None) -> None:
+        """Keep the first evaluation of ``node``: its priors and its value per player."""
         if priors is not None and node.raw_priors is None:
             node.raw_priors = np.asarray(priors, dtype=np.float64)
+        if node.raw_values is None:
+            node.raw_values = np.asarray(values, dtype=np.float64)
 
     @staticmethod
     def _backup(root: Node, path: list[Node], values: Any) -> None:
@@ -416,6 +494,94 @@ class MCTSAgent(BaseAgent):
         if best is None:
             best = children[base + best_action] = Node(to_move, len(node.states))
         return best, best_action
+
+    def _select_gumbel(self, game: Game, node: Node, d: int, state: Any) -> tuple[Node, int]:
+        """Below the root: the action that most lacks visits compared with the improved policy."""
+        actions = self._legal(game, node, d, state)
+        to_move = state.current_player
+        priors, visits, values = self._action_statistics(game, node, actions, to_move)
+        node_value = float(node.raw_values[to_move]) if node.raw_values is not None else 0.0
+        policy = gumbel.improved_policy(priors, visits, values, node_value, self.gumbel_c_visit, self.gumbel_c_scale)
+        action = actions[gumbel.interior_choice(policy, visits)]
+        return self._child(game, node, state, action), action
+
+    def _action_statistics(
+        self, game: Game, node: Node, actions: list[int], to_move: int
+    ) -> tuple[list[float], list[int], list[float]]:
+        """Priors, visits and mean values (for ``to_move``) of ``actions`` at ``node``."""
+        prior_of = node.priors if node.priors is not None else self._priors(node, actions)
+        uniform = 1.0 / len(actions)
+        base, children = to_move * game.spec.num_actions, node.children
+        priors, visits, values = [], [], []
+        for action in actions:
+            child = children.get(base + action)
+            priors.append(prior_of.get(action, uniform))
+            if child is None or child.visits == 0:
+                visits.append(0)
+                values.append(0.0)
+            else:
+                visits.append(child.visits)
+                values.append(child.total / child.visits)
+        return priors, visits, values
+
+    # -- Gumbel root search -----------------------------------------------------------------------
+    def _search_gumbel(self, game: Game, root: Node, player: int, limit: float, deadline: float) -> int:
+        """Evaluate the root, sample the considered actions, then sequential halving over the budget left."""
+        done = 0
+        if root.visits == 0:
+            self._simulate(game, root, 0)
+            done = 1
+        actions = self._legal(game, root, 0, root.states[0])
+        priors = self._action_statistics(game, root, actions, player)[0]
+        noise = self.rng.gumbel(size=len(actions)) * self.gumbel_scale if self.gumbel_scale > 0 else 0.0
+        scores = (np.asarray(gumbel.logits_of(priors)) + noise).tolist()
+        considered = sorted(range(len(actions)), key=lambda i: -scores[i])[: self.gumbel_actions]
+        self._gumbel_root = (actions, scores, considered)
+        schedule = gumbel.halving_schedule(len(considered), int(max(0, limit - done)))
+        count, clock, step, offset = len(root.states), time.perf_counter, 0, done
+
+        def root_choice(index: int) -> int:
+            return self._gumbel_root_action(game, root, player, schedule[index - offset])
+
+        while step < len(schedule) and (done == 0 or clock() < deadline):
+            size = min(self.batch_size, len(schedule) - step)
+            if size == 1:
+                self._simulate(game, root, done % count, root_choice(done))
+                ran = 1
+            else:
+                ran = self._simulate_batch(game, root, done, size, root_choice)
+            done, step = done + ran, step + ran
+        return done
+
+    def _gumbel_scores(self, game: Game, root: Node, player: int) -> tuple[list[int], list[float]]:
+        """Root visits and ``g + log prior + sigma(completed Q)`` of every root action."""
+        actions, scores, _ = self._gumbel_root
+        priors, visits, values = self._action_statistics(game, root, actions, player)
+        node_value = float(root.raw_values[player]) if root.raw_values is not None else 0.0
+        completed = gumbel.completed_values(priors, visits, values, node_value)
+        sigmas = gumbel.sigma(completed, visits, self.gumbel_c_visit, self.gumbel_c_scale)
+        return visits, [score + s for score, s in zip(scores, sigmas)]
+
+    def _gumbel_root_action(self, game: Game, root: Node, player: int, target: int) -> int:
+        """The best considered action among those with ``target`` visits (else among the least visited)."""
+        actions, _, considered = self._gumbel_root
+        visits, scores = self._gumbel_scores(game, root, player)
+        candidates = [i for i in considered if visits[i] == target]
+        if not candidates:
+            fewest = min(visits[i] for i in considered)
+            candidates = [i for i in considered if visits[i] == fewest]
+        return actions[max(candidates, key=lambda i: scores[i])]
+
+    def _gumbel_final(self, game: Game, root: Node, player: int) -> tuple[int, dict[int, float]]:
+        """The move (the best of the most visited considered actions) and the root's improved policy."""
+        actions, _, considered = self._gumbel_root
+        visits, scores = self._gumbel_scores(game, root, player)
+        most = max(visits[i] for i in considered)
+        action = actions[max((i for i in considered if visits[i] == most), key=lambda i: scores[i])]
+        priors, _, values = self._action_statistics(game, root, actions, player)
+        node_value = float(root.raw_values[player]) if root.raw_values is not None else 0.0
+        policy = gumbel.improved_policy(priors, visits, values, node_value, self.gumbel_c_visit, self.gumbel_c_scale)
+        return action, dict(zip(actions, policy))
 
     @staticmethod
     def _priors(node: Node, actions: list[int]) -> dict[int, float]:

@@ -1,13 +1,18 @@
-"""AlphaZero (seed 001 §4.2): a policy-value network, PUCT search through
-:class:`baselines.search.mcts.MCTSAgent`, self-play, training with checkpoints and evaluation against other agents.
+"""AlphaZero (seed 001 §4.2, with Gumbel AlphaZero's root search): a policy-value network, Gumbel or PUCT search
+through :class:`baselines.search.mcts.MCTSAgent`, self-play, resumable training with checkpoints and evaluation
+against other agents, and networks shipped with the package.
 
 * :mod:`.network`: :class:`PolicyValueNet` (residual convolutions for plane observations, an MLP for vectors),
-  a masked policy head and a value head with one output per seat, in the observer's seat order.
+  a masked policy head, a value head and an auxiliary score head with one output per seat, in the observer's
+  seat order; checkpoints written atomically.
 * :mod:`.evaluator`: :class:`NetworkEvaluator`, the MCTS leaf evaluator (priors and per-player values).
 * :mod:`.selfplay`: games of the search against itself, recorded as training examples (with the game's
   symmetries as augmentation).
-* :mod:`.trainer`: :class:`AlphaZeroTrainer`, iterations of self-play, training, gating and evaluation.
-* :mod:`.agent`: :class:`AlphaZeroAgent`, a checkpoint as an agent (``make_agent("alphazero:checkpoint=...")``).
+* :mod:`.trainer`: :class:`AlphaZeroTrainer`, iterations of self-play, training, gating and evaluation;
+  ``resume`` continues a killed run.
+* :mod:`.agent`: :class:`AlphaZeroAgent`, a checkpoint as an agent (``make_agent("alphazero:checkpoint=...")``,
+  ``make_agent("alphazero:pretrained", game)``).
+* :mod:`.pretrained`: the shipped networks; :mod:`.plots`: learning curves.
 
 Needs torch (the ``[sb3]`` or ``[dev]`` extra).
 """

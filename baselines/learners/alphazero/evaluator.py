@@ -18,7 +18,8 @@ class NetworkEvaluator(Evaluator):
 
     A leaf is read from the seat to move: ``game.observe(state, mover)``; the priors are the masked softmax
     of the policy head, the values the value head turned back from the mover's seat order to seat ids.
-    Use ``MCTSAgent(..., batch_size=k)`` to value ``k`` leaves per forward pass.
+    Use ``MCTSAgent(..., batch_size=k)`` to value ``k`` leaves per forward pass; they run on the network's
+    device (a GPU when the network was moved there).
     """
 
     name = "network"
@@ -42,10 +43,11 @@ class NetworkEvaluator(Evaluator):
         movers = [int(state.current_player) for state in states]
         observations = np.stack([game.observe(state, mover) for state, mover in zip(states, movers)])
         masks = np.stack([np.asarray(game.legal_action_mask(state), dtype=bool) for state in states])
+        device = self.net.device
         with torch.no_grad():
-            logits, values = self.net(torch.as_tensor(observations, dtype=torch.float32))
-            priors = masked_log_softmax(logits, torch.as_tensor(masks)).exp().numpy()
-        values = values.numpy().astype(np.float64)
+            logits, values = self.net(torch.as_tensor(observations, dtype=torch.float32, device=device))
+            priors = masked_log_softmax(logits, torch.as_tensor(masks, device=device)).exp().cpu().numpy()
+        values = values.cpu().numpy().astype(np.float64)
         return [(seat_values(row, mover), prior) for row, mover, prior in zip(values, movers, priors)]
 
 

@@ -2,14 +2,16 @@
 
 The network reads one seat's observation (``game.observe(state, seat)``) and returns policy logits over every
 action id and a value per seat in [-1, 1], **in the observer's seat order**: entry ``k`` is the value for seat
-``(observer + k) % num_players``, so the same weights serve every seat. Plane observations ``(C, H, W)`` go
-through a 3x3 convolution and residual blocks; vector observations through a two-layer MLP. Illegal actions
-are removed by :func:`masked_log_softmax` (their probability is exactly 0).
+``(observer + k) % num_players``, so the same weights serve every seat; :meth:`PolicyValueNet.heads` adds the
+auxiliary score head (the final score margins, same seat order, KataGo's score target). Plane observations
+``(C, H, W)`` go through a 3x3 convolution and residual blocks; vector observations through a two-layer MLP.
+Illegal actions are removed by :func:`masked_log_softmax` (their probability is exactly 0).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -57,7 +59,8 @@ class _ResidualBlock(nn.Module):
 
 
 class PolicyValueNet(nn.Module):
-    """``forward(observations) -> (logits[B, num_actions], values[B, num_players])`` (values after tanh).
+    """``forward(observations) -> (logits[B, num_actions], values[B, num_players])`` (values after tanh);
+    ``heads(observations)`` adds ``scores[B, num_players]`` (score margins after tanh).
 
     Args:
         observation_shape: ``game.spec.observation_shape``: ``(C, H, W)`` planes or ``(N,)`` vectors.
@@ -80,6 +83,9 @@ class PolicyValueNet(nn.Module):
             self.trunk, features = self._mlp_trunk(observation_shape[0], config)
         self.policy_head = nn.Linear(features, num_actions)
         self.value_head = nn.Sequential(
+            nn.Linear(features, config.hidden), nn.ReLU(), nn.Linear(config.hidden, num_players)
+        )
+        self.score_head = nn.Sequential(
             nn.Linear(features, config.hidden), nn.ReLU(), nn.Linear(config.hidden, num_players)
         )
 
@@ -106,11 +112,25 @@ class PolicyValueNet(nn.Module):
         features = self.trunk(observations)
         return self.policy_head(features), torch.tanh(self.value_head(features))
 
+    def heads(self, observations: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """``(logits, values, scores)``: :meth:`forward` and the auxiliary score head."""
+        features = self.trunk(observations)
+        values, scores = torch.tanh(self.value_head(features)), torch.tanh(self.score_head(features))
+        return self.policy_head(features), values, scores
+
+    @property
+    def device(self) -> torch.device:
+        return next(self.parameters()).device
+
     @classmethod
-    def for_game(cls, game: Game, config: NetworkConfig | None = None) -> PolicyValueNet:
-        """A fresh network sized for ``game``."""
+    def for_game(cls, game: Game, config: NetworkConfig | None = None, seed: int | None = None) -> PolicyValueNet:
+        """A fresh network sized for ``game``; ``seed`` makes its initial weights reproducible (torch's global
+        generator is left as it was)."""
         spec = game.spec
-        return cls(spec.observation_shape, spec.num_actions, spec.num_players, config or NetworkConfig())
+        with torch.random.fork_rng(devices=[]):
+            if seed is not None:
+                torch.manual_seed(seed)
+            return cls(spec.observation_shape, spec.num_actions, spec.num_players, config or NetworkConfig())
 
 
 def masked_log_softmax(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -120,60 +140,105 @@ def masked_log_softmax(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor
 
 
 # -- checkpoints ----------------------------------------------------------------------------------
-CHECKPOINT_VERSION = 1
+CHECKPOINT_VERSION = 2
+"""Version 2 added the score head."""
 
 
-def save_checkpoint(path: str | Path, net: PolicyValueNet, game: Game, extra: dict[str, Any] | None = None) -> Path:
-    """Write ``net`` with what it was built for (game name, config, network sizes) to ``path`` (``.pt``)."""
+def resolve_device(device: str) -> torch.device:
+    """``"auto"`` (a GPU when torch sees one, else the CPU), ``"cpu"`` or ``"cuda"`` (``"cuda:1"``) as a device.
+
+    Raises:
+        ValueError: another value, or a GPU asked for where torch sees none.
+    """
+    name = device.strip().lower() if isinstance(device, str) else device
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if name == "cpu":
+        return torch.device("cpu")
+    if isinstance(name, str) and (name == "cuda" or name.startswith("cuda:")):
+        if not torch.cuda.is_available():
+            raise ValueError(f"device {device!r}: torch sees no CUDA GPU on this machine (use 'cpu' or 'auto')")
+        return torch.device(name)
+    raise ValueError(f"device must be 'auto', 'cpu' or 'cuda' (or 'cuda:<index>'), got {device!r}")
+
+
+def atomic_write(path: str | Path, write: Any) -> Path:
+    """Call ``write(temporary_path)`` and rename the result onto ``path``: a kill leaves the old file or the new
+    one, never half of one (the temporary file is removed if ``write`` fails)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    torch.save(
-        {
-            "version": CHECKPOINT_VERSION,
-            "game": game.spec.name,
-            "game_config": dataclasses.asdict(game.config),
-            "network": dataclasses.asdict(net.config),
-            "observation_shape": list(net.observation_shape),
-            "num_actions": net.num_actions,
-            "num_players": net.num_players,
-            "state_dict": net.state_dict(),
-            "extra": extra or {},
-        },
-        path,
-    )
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        write(temporary)
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
     return path
 
 
-def load_checkpoint(path: str | Path, game: Game | None = None) -> tuple[PolicyValueNet, dict[str, Any]]:
-    """The network saved at ``path`` (in eval mode) and the checkpoint's metadata.
+def save_checkpoint(path: str | Path, net: PolicyValueNet, game: Game, extra: dict[str, Any] | None = None) -> Path:
+    """Write ``net`` with what it was built for (game name, config, network sizes) to ``path`` (``.pt``),
+    atomically (:func:`atomic_write`); the weights are stored on the CPU."""
+    data = {
+        "version": CHECKPOINT_VERSION,
+        "game": game.spec.name,
+        "game_config": dataclasses.asdict(game.config),
+        "network": dataclasses.asdict(net.config),
+        "observation_shape": list(net.observation_shape),
+        "num_actions": net.num_actions,
+        "num_players": net.num_players,
+        "state_dict": {key: value.detach().cpu() for key, value in net.state_dict().items()},
+        "extra": extra or {},
+    }
+    return atomic_write(path, lambda temporary: torch.save(data, temporary))
+
+
+def load_checkpoint(
+    path: str | Path, game: Game | None = None, device: str = "cpu"
+) -> tuple[PolicyValueNet, dict[str, Any]]:
+    """The network saved at ``path`` (in eval mode, on ``device``) and the checkpoint's metadata.
 
     Raises:
         FileNotFoundError: no file at ``path``.
-        ValueError: not a checkpoint of this module, or (with ``game``) one made for another game or config.
+        ValueError: not a checkpoint of this module (another file, a damaged or truncated one, another
+            version), or (with ``game``) one made for another game or config.
     """
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"checkpoint {str(path)!r} does not exist")
-    data = torch.load(path, map_location="cpu", weights_only=True)
+    data = read_torch_file(path, "AlphaZero checkpoint")
     if not isinstance(data, dict) or data.get("version") != CHECKPOINT_VERSION:
-        raise ValueError(f"{str(path)!r} is not an AlphaZero checkpoint (version {CHECKPOINT_VERSION})")
+        found = data.get("version") if isinstance(data, dict) else None
+        raise ValueError(
+            f"{str(path)!r} is not an AlphaZero checkpoint of version {CHECKPOINT_VERSION} (found version {found!r})"
+        )
     if game is not None:
-        _check_matches(path, data, game)
+        check_matches(str(path), data, game)
     net = PolicyValueNet(
         tuple(data["observation_shape"]), data["num_actions"], data["num_players"], NetworkConfig(**data["network"])
     )
     net.load_state_dict(data["state_dict"])
-    net.eval()
+    net.to(resolve_device(device)).eval()
     return net, {key: value for key, value in data.items() if key != "state_dict"}
 
 
-def _check_matches(path: Path, data: dict[str, Any], game: Game) -> None:
+def read_torch_file(path: Path, what: str) -> Any:
+    """``torch.load`` of ``path`` (tensors only, onto the CPU); a damaged file is a ``ValueError`` naming it."""
+    try:
+        return torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as error:  # torch raises several types for damaged files (pickle, zip, runtime)
+        raise ValueError(f"{str(path)!r} is not a readable {what} (damaged or truncated?): {error}") from None
+
+
+def check_matches(label: str, data: dict[str, Any], game: Game, who: str = "checkpoint") -> None:
+    """Refuse checkpoint metadata ``data`` (named ``label``) made for another game or config than ``game``."""
     spec = game.spec
     if data["game"] != spec.name:
-        raise ValueError(f"checkpoint {str(path)!r} was trained for game {data['game']!r}, not {spec.name!r}")
+        raise ValueError(f"{who}: checkpoint {label!r} was trained for game {data['game']!r}, not {spec.name!r}")
     shape = (tuple(data["observation_shape"]), data["num_actions"], data["num_players"])
-    if shape != (spec.observation_shape, spec.num_actions, spec.num_players):
+    config = dataclasses.asdict(game.config)
+    if shape != (spec.observation_shape, spec.num_actions, spec.num_players) or data["game_config"] != config:
         raise ValueError(
-            f"checkpoint {str(path)!r} was trained for {data['game']} with config {data['game_config']}, whose "
-            f"observation/action/player sizes {shape} differ from this game's config {dataclasses.asdict(game.config)}"
+            f"{who}: checkpoint {label!r} was trained for {data['game']} with config {data['game_config']}, not "
+            f"this game's config {config}"
         )

@@ -1,12 +1,21 @@
-"""AlphaZero training: iterations of self-play, network training, gating against the best network so far,
-and evaluation against a reference agent, with checkpoints, a CSV history and a learning-curve plot.
+"""AlphaZero training: iterations of self-play, network training, optional gating and evaluation against
+reference agents, with checkpoints, a replay window, a CSV history, a learning-curve plot and resumable runs.
 
-Seed 001's loop, generalised to 2-4 players: play ``games_per_iteration`` self-play games with the best
-network, train a copy on the examples of the last ``buffer_iterations`` iterations (value: mean squared
-error over the seats; policy: cross-entropy of the masked policy against the visit shares), pit the copy
-against the best network (``arena_games`` games, seats rotated) and keep it if it scores at least
-``accept_threshold`` (0.6 in the seed; a win is 1, a draw 1/2, as the arena counts them). Every iteration the best
-network plays ``eval_games`` against ``eval_opponent`` (seats rotated).
+One iteration: play ``games_per_iteration`` self-play games with the best network (Gumbel root search by
+default, see :mod:`.selfplay`), train the network on the examples of the last ``buffer_iterations``
+iterations (policy cross-entropy against the search's policy target, value mean squared error over the seats,
+``score_weight`` times the score-margin error), then either keep it (``arena_games = 0``: AlphaZero's
+continuous update) or pit it against the best network and keep it if it scores at least ``accept_threshold``
+(seed 001's 60% gate). Every ``eval_every`` iterations the best network plays ``eval_games`` against each of
+``eval_opponents`` (seats rotated; ``"scripted"`` is the game's default scripted agent).
+
+**Files in ``out_dir``.** ``best.pt`` (the best network), ``iteration_<k>.pt`` (the best network after iteration
+``k``), ``history.csv``, ``learning_curve.png``, ``state.pt`` (everything a resumed run needs: the training
+network, the optimizer, the best network and the history) and ``replay/iteration_<k>.npz`` (the examples of the
+replay window). Every file is written to a temporary file and renamed, so a kill leaves the previous version.
+``resume=True`` continues from the last completed iteration and gives the same networks as a run that was
+never interrupted (every random stream derives from ``(seed, iteration)``); an existing run is never
+overwritten unless ``force=True``.
 """
 
 from __future__ import annotations
@@ -14,9 +23,11 @@ from __future__ import annotations
 import copy
 import csv
 import dataclasses
+import re
+import shutil
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,7 +40,15 @@ from baselines.arena import evaluate_against
 from baselines.arena.ratings import wilson_interval
 from baselines.factory import make_agent
 from baselines.learners.alphazero.evaluator import NetworkEvaluator
-from baselines.learners.alphazero.network import NetworkConfig, PolicyValueNet, masked_log_softmax, save_checkpoint
+from baselines.learners.alphazero.network import (
+    NetworkConfig,
+    PolicyValueNet,
+    atomic_write,
+    masked_log_softmax,
+    read_torch_file,
+    resolve_device,
+    save_checkpoint,
+)
 from baselines.learners.alphazero.selfplay import Example, SelfPlaySettings, play_selfplay_game
 from baselines.params import float_param, int_param
 from baselines.progress import progress_bar
@@ -38,32 +57,47 @@ from boardenvs.core import Game
 from boardenvs.registry import make_game
 
 HISTORY_FIELDS = (
-    "iteration", "games", "examples", "policy_loss", "value_loss", "arena_score", "accepted", "eval_score",
-    "eval_low", "eval_high", "seconds",
+    "iteration", "games", "examples", "log_legal", "policy_loss", "value_loss", "score_loss", "arena_score",
+    "accepted", "selfplay_seconds", "train_seconds", "elapsed_seconds", "eval_seconds",
 )  # fmt: skip
+"""The history columns every run has; each evaluation opponent adds ``vs_<name>``, ``_low`` and ``_high``
+(score in [0, 1] and its 95% Wilson interval; -1 in iterations without an evaluation)."""
+SCRIPTED = "scripted"
+"""The ``eval_opponents`` entry that stands for the game's default scripted agent."""
+STATE_VERSION = 1
+RESUMABLE_CHANGES = frozenset({"iterations", "workers", "device", "time_budget_minutes"})
+"""Settings a resumed run may change; any other difference from the stored run is refused."""
 
 
 @dataclass(frozen=True)
 class AlphaZeroSettings:
-    """Everything :class:`AlphaZeroTrainer` does; the defaults follow seed 001 where it says (100 games per
-    iteration, 50 simulations, batch 64, Adam, 60% gate) at a smaller network.
+    """Everything :class:`AlphaZeroTrainer` does.
 
     Attributes:
-        iterations: self-play / train / gate rounds, >= 1.
-        games_per_iteration: self-play games per iteration, >= 1.
+        iterations: self-play / train rounds, >= 1.
+        games_per_iteration: self-play games per iteration, >= 1 (seed 001: 100).
         selfplay: how the self-play search runs.
         network: network sizes.
-        buffer_iterations: iterations whose examples are trained on, >= 1.
-        epochs: passes over the buffer per iteration, >= 1.
-        batch_size: examples per gradient step, >= 1.
+        buffer_iterations: iterations whose examples are trained on (the replay window), >= 1.
+        epochs: passes over the replay window per iteration, >= 1.
+        batch_size: examples per gradient step, >= 1 (seed 001: 64).
         learning_rate: Adam's step size, > 0.
         weight_decay: L2 penalty, >= 0.
-        arena_games: candidate-vs-best games per iteration, >= 0 (0: every candidate is kept).
+        score_weight: weight of the auxiliary score-margin loss, >= 0 (games without scores of their own
+            have zero targets; 0 switches it off).
+        arena_games: candidate-vs-best games per iteration, >= 0 (0: every trained network is kept).
         accept_threshold: candidate score needed to replace the best network, in [0, 1].
-        eval_games: games against ``eval_opponent`` per iteration, >= 0.
-        eval_opponent: an agent spec for ``make_agent`` (``"random"``, ``"mcts:simulations=50"``, ...).
+        eval_games: games against each of ``eval_opponents`` per evaluation, >= 0.
+        eval_every: evaluate every this many iterations (and after the last), >= 1.
+        eval_opponents: agent specs for ``make_agent``; ``"scripted"`` is the game's default scripted agent.
+        eval_simulations: simulations per move of the network's player in gating and evaluation, >= 1
+            (``None``: ``selfplay.simulations``).
+        time_budget_minutes: stop after the first iteration whose cumulative self-play and training time
+            reaches it, > 0 (``None``: run every iteration).
         workers: processes that play the self-play games (1: this process), >= 1; each runs torch on one
             thread and every game keeps its own seed.
+        device: ``"auto"`` (a GPU when there is one), ``"cpu"`` or ``"cuda"``: where the networks train and
+            value the search's leaves.
         seed: everything random derives from it.
     """
 
@@ -76,38 +110,33 @@ class AlphaZeroSettings:
     batch_size: int = 64
     learning_rate: float = 1e-3
     weight_decay: float = 1e-4
-    arena_games: int = 20
+    score_weight: float = 0.25
+    arena_games: int = 0
     accept_threshold: float = 0.6
     eval_games: int = 20
-    eval_opponent: str = "random"
+    eval_every: int = 1
+    eval_opponents: tuple[str, ...] = ("random", SCRIPTED)
+    eval_simulations: int | None = None
+    time_budget_minutes: float | None = None
     workers: int = 1
+    device: str = "auto"
     seed: int = 0
 
     def __post_init__(self) -> None:
         minimums = {"iterations": 1, "games_per_iteration": 1, "buffer_iterations": 1, "epochs": 1, "batch_size": 1,
-                    "arena_games": 0, "eval_games": 0, "workers": 1, "seed": 0}  # fmt: skip
+                    "arena_games": 0, "eval_games": 0, "eval_every": 1, "workers": 1, "seed": 0}  # fmt: skip
         for name, low in minimums.items():
             int_param(name, getattr(self, name), low)
+        int_param("eval_simulations", self.eval_simulations, 1, optional=True)
         float_param("learning_rate", self.learning_rate, 0.0, positive=True)
         float_param("weight_decay", self.weight_decay, 0.0)
+        float_param("score_weight", self.score_weight, 0.0)
         float_param("accept_threshold", self.accept_threshold, 0.0, 1.0)
-
-
-@dataclass
-class IterationResult:
-    """One row of the history (see :data:`HISTORY_FIELDS`); scores are in [0, 1], -1 when not measured."""
-
-    iteration: int
-    games: int
-    examples: int
-    policy_loss: float
-    value_loss: float
-    arena_score: float
-    accepted: bool
-    eval_score: float
-    eval_low: float
-    eval_high: float
-    seconds: float
+        float_param("time_budget_minutes", self.time_budget_minutes, 0.0, positive=True, optional=True)
+        object.__setattr__(self, "eval_opponents", tuple(self.eval_opponents))
+        if not all(isinstance(name, str) and name.strip() for name in self.eval_opponents):
+            raise ValueError(f"eval_opponents must be agent specs (non-empty strings), got {self.eval_opponents!r}")
+        resolve_device(self.device)
 
 
 class AlphaZeroTrainer:
@@ -117,10 +146,18 @@ class AlphaZeroTrainer:
         game_name: a registered game.
         config: its config (``make_game(game_name, **config)``).
         settings: the training settings.
-        out_dir: where ``best.pt`` (the best network so far), ``iteration_<k>.pt`` (the best network after
-            iteration ``k``, for tournaments between iterations), ``history.csv`` and ``learning_curve.png``
-            go (created).
+        out_dir: the run's folder (created).
         progress: show progress bars.
+        resume: continue the run in ``out_dir`` from its last completed iteration (``state.pt``).
+        force: start afresh even if ``out_dir`` holds a run (its files are deleted).
+        on_stage: called with ``(stage, iteration)`` as each part of an iteration starts (``"selfplay"``,
+            ``"train"``, ``"arena"``, ``"eval"``, ``"save"``): progress reports, tests that interrupt a run.
+
+    Raises:
+        FileExistsError: ``out_dir`` holds a run and neither ``resume`` nor ``force`` is given.
+        FileNotFoundError: ``resume`` without a run in ``out_dir``.
+        ValueError: bad settings, an evaluation opponent that does not exist, ``resume`` and ``force`` together,
+            or a resumed run whose stored game, config or settings differ from the ones given.
     """
 
     def __init__(
@@ -130,55 +167,179 @@ class AlphaZeroTrainer:
         settings: AlphaZeroSettings | None = None,
         out_dir: str | Path = "runs/alphazero",
         progress: bool = True,
+        *,
+        resume: bool = False,
+        force: bool = False,
+        on_stage: Callable[[str, int], None] | None = None,
     ) -> None:
         self.game_name, self.config = game_name, dict(config or {})
         self.game: Game = make_game(game_name, **self.config)
         self.settings = settings or AlphaZeroSettings()
-        self.out_dir, self.progress = Path(out_dir), progress
-        torch.manual_seed(self.settings.seed)
-        self.best = PolicyValueNet.for_game(self.game, self.settings.network).eval()
-        self.buffer: deque[list[Example]] = deque(maxlen=self.settings.buffer_iterations)
-        self.history: list[IterationResult] = []
-        self._seeds = np.random.SeedSequence(self.settings.seed)
+        self.out_dir, self.progress, self.on_stage = Path(out_dir), progress, on_stage
+        self.device = resolve_device(self.settings.device)
+        self.opponents = {label_of(spec, game_name): resolve_opponent(spec, game_name) for spec in self._opponents()}
+        if len(self.opponents) < len(self._opponents()):
+            raise ValueError(f"eval_opponents: {list(self._opponents())} names the same opponent twice")
+        self.net = PolicyValueNet.for_game(self.game, self.settings.network, seed=self.settings.seed).to(self.device)
+        self.optimizer = torch.optim.Adam(
+            self.net.parameters(), lr=self.settings.learning_rate, weight_decay=self.settings.weight_decay
+        )
+        self.best = copy.deepcopy(self.net).eval()
+        self.buffer: deque[tuple[int, list[Example]]] = deque(maxlen=self.settings.buffer_iterations)
+        self.history: list[dict[str, Any]] = []
+        if resume and force:
+            raise ValueError("resume and force exclude each other: resume continues a run, force replaces it")
+        if resume:
+            self._load_state()
+        else:
+            self._claim_out_dir(force)
 
+    def _opponents(self) -> tuple[str, ...]:
+        return self.settings.eval_opponents if self.settings.eval_games else ()
+
+    # -- files ----------------------------------------------------------------------------------------
     @property
     def best_path(self) -> Path:
         return self.out_dir / "best.pt"
 
-    def run(self) -> list[IterationResult]:
-        """All iterations; returns the history."""
+    @property
+    def state_path(self) -> Path:
+        return self.out_dir / "state.pt"
+
+    def _replay_path(self, iteration: int) -> Path:
+        return self.out_dir / "replay" / f"iteration_{iteration:03d}.npz"
+
+    def _claim_out_dir(self, force: bool) -> None:
+        """Refuse an ``out_dir`` holding a run unless ``force`` (then delete the run's files)."""
+        outputs = [self.state_path, self.best_path, self.out_dir / "history.csv", self.out_dir / "replay"]
+        outputs += sorted(self.out_dir.glob("iteration_*.pt"))
+        existing = [path for path in outputs if path.exists()]
+        if existing and not force:
+            raise FileExistsError(
+                f"{str(self.out_dir)!r} already holds a run ({existing[0].name}): pass resume=True (--resume) to "
+                "continue it or force=True (--force) to replace it"
+            )
+        for path in existing:
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
+
+    def _save_state(self, iteration: int) -> None:
+        state = {
+            "version": STATE_VERSION,
+            "game": self.game_name,
+            "config": self.config,
+            "settings": dataclasses.asdict(self.settings),
+            "iteration": iteration,
+            "net": {key: value.cpu() for key, value in self.net.state_dict().items()},
+            "best": {key: value.cpu() for key, value in self.best.state_dict().items()},
+            "optimizer": self.optimizer.state_dict(),
+            "history": self.history,
+            "replay": [number for number, _ in self.buffer],
+        }
+        atomic_write(self.state_path, lambda temporary: torch.save(state, temporary))
+
+    def _load_state(self) -> None:
+        if not self.state_path.is_file():
+            raise FileNotFoundError(f"resume: no run to resume in {str(self.out_dir)!r} (no state.pt)")
+        state = read_torch_file(self.state_path, "AlphaZero run state")
+        if not isinstance(state, dict) or state.get("version") != STATE_VERSION:
+            raise ValueError(f"{str(self.state_path)!r} is not an AlphaZero run state of version {STATE_VERSION}")
+        if (state["game"], state["config"]) != (self.game_name, self.config):
+            raise ValueError(
+                f"resume: {str(self.out_dir)!r} trained {state['game']} {state['config']}, "
+                f"not {self.game_name} {self.config}"
+            )
+        changed = _changed_settings(state["settings"], dataclasses.asdict(self.settings)) - RESUMABLE_CHANGES
+        if changed:
+            raise ValueError(
+                f"resume: settings {sorted(changed)} differ from the stored run's; only {sorted(RESUMABLE_CHANGES)} "
+                "may change when a run is resumed"
+            )
+        self.net.load_state_dict(state["net"])
+        self.best.load_state_dict(state["best"])
+        self.optimizer.load_state_dict(state["optimizer"])
+        self.history = list(state["history"])
+        for number in state["replay"]:
+            self.buffer.append((number, load_examples(self._replay_path(number))))
+
+    # -- the loop -------------------------------------------------------------------------------------
+    @property
+    def completed(self) -> int:
+        """Iterations completed so far."""
+        return len(self.history)
+
+    def run(self) -> list[dict[str, Any]]:
+        """All iterations still to run; returns the history."""
         for _ in self.run_iter():
             pass
         return self.history
 
-    def run_iter(self) -> Iterator[IterationResult]:
-        """All iterations, yielding each result once ``best.pt``, ``history.csv`` and the plot are written."""
+    def run_iter(self) -> Iterator[dict[str, Any]]:
+        """The iterations still to run, yielding each history row once its files are written."""
         self.out_dir.mkdir(parents=True, exist_ok=True)
-        for iteration in range(len(self.history) + 1, self.settings.iterations + 1):
+        for iteration in range(self.completed + 1, self.settings.iterations + 1):
+            if self._budget_spent():
+                return
             self.history.append(self.iterate(iteration))
+            self._save_state(iteration)
             self._write_history()
             self._plot()
             yield self.history[-1]
 
-    def iterate(self, iteration: int) -> IterationResult:
-        """One iteration: self-play, training, gating, evaluation, checkpoint."""
-        start, settings = time.perf_counter(), self.settings
-        seed_of = self._iteration_seeds(iteration)
-        self.buffer.append(self.self_play(settings.games_per_iteration, seed_of["selfplay"]))
-        examples = [example for games in self.buffer for example in games]
-        candidate = copy.deepcopy(self.best)
-        policy_loss, value_loss = train_network(candidate, examples, settings, seed_of["train"])
-        arena = self.arena(candidate, seed_of["arena"]) if settings.arena_games else 1.0
-        accepted = arena >= settings.accept_threshold
+    def _budget_spent(self) -> bool:
+        budget = self.settings.time_budget_minutes
+        return budget is not None and bool(self.history) and self.history[-1]["elapsed_seconds"] >= 60 * budget
+
+    def _stage(self, stage: str, iteration: int) -> None:
+        if self.on_stage is not None:
+            self.on_stage(stage, iteration)
+
+    def iterate(self, iteration: int) -> dict[str, Any]:
+        """One iteration: self-play, training, gating, checkpoints, evaluation; returns its history row."""
+        settings, seed_of = self.settings, self._iteration_seeds(iteration)
+        start = time.perf_counter()
+        self._stage("selfplay", iteration)
+        examples = self.self_play(settings.games_per_iteration, seed_of["selfplay"])
+        save_examples(self._replay_path(iteration), examples)
+        self._forget_replay(iteration)
+        self.buffer.append((iteration, examples))
+        selfplay_seconds = time.perf_counter() - start
+        self._stage("train", iteration)
+        window = [example for _, chunk in self.buffer for example in chunk]
+        losses = train_network(self.net, self.optimizer, window, settings, seed_of["train"])
+        self._stage("arena", iteration)
+        arena = self.arena(seed_of["arena"]) if settings.arena_games else -1.0
+        accepted = arena < 0 or arena >= settings.accept_threshold
         if accepted:
-            self.best = candidate.eval()
-        extra = {"iteration": iteration, "settings": dataclasses.asdict(settings)}
+            self.best = copy.deepcopy(self.net).eval()
+        train_seconds = time.perf_counter() - start - selfplay_seconds
+        self._stage("save", iteration)
+        extra = {"iteration": iteration, "settings": dataclasses.asdict(settings), "config": self.config}
         save_checkpoint(self.best_path, self.best, self.game, extra)
         save_checkpoint(self.out_dir / f"iteration_{iteration:03d}.pt", self.best, self.game, extra)
-        score, low, high = self.evaluate(seed_of["eval"]) if settings.eval_games else (-1.0, -1.0, -1.0)
-        return IterationResult(iteration, settings.games_per_iteration, len(examples), policy_loss, value_loss,
-                               arena if settings.arena_games else -1.0, accepted, score, low, high,
-                               time.perf_counter() - start)  # fmt: skip
+        elapsed = (self.history[-1]["elapsed_seconds"] if self.history else 0.0) + selfplay_seconds + train_seconds
+        row = {"iteration": iteration, "games": settings.games_per_iteration, "examples": len(window),
+               "log_legal": mean_log_legal(examples), **losses, "arena_score": arena, "accepted": accepted,
+               "selfplay_seconds": selfplay_seconds, "train_seconds": train_seconds,
+               "elapsed_seconds": elapsed}  # fmt: skip
+        eval_start = time.perf_counter()
+        last = iteration == settings.iterations or self._would_spend_budget(elapsed)
+        if self.opponents and (iteration % settings.eval_every == 0 or last):
+            self._stage("eval", iteration)
+            row.update(self.evaluate(seed_of["eval"]))
+        else:
+            row.update({column: -1.0 for label in self.opponents for column in eval_columns(label)})
+        row["eval_seconds"] = time.perf_counter() - eval_start
+        return row
+
+    def _would_spend_budget(self, elapsed: float) -> bool:
+        budget = self.settings.time_budget_minutes
+        return budget is not None and elapsed >= 60 * budget
+
+    def _forget_replay(self, iteration: int) -> None:
+        """Delete the replay file that leaves the window when ``iteration`` joins it."""
+        old = iteration - self.settings.buffer_iterations
+        if old >= 1:
+            self._replay_path(old).unlink(missing_ok=True)
 
     def _iteration_seeds(self, iteration: int) -> dict[str, int]:
         parts = ("selfplay", "train", "arena", "eval")
@@ -208,26 +369,35 @@ class AlphaZeroTrainer:
         from concurrent.futures import ProcessPoolExecutor
 
         network = (self.best.observation_shape, self.best.num_actions, self.best.num_players, self.best.config)
-        start = (self.game, network, self.best.state_dict(), self.settings.selfplay)
+        weights = {key: value.cpu() for key, value in self.best.state_dict().items()}
+        start = (self.game, network, weights, self.settings.selfplay, str(self.device))
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=start) as pool:
             yield from pool.map(_self_play_in_worker, seeds)
 
     def player(self, net: PolicyValueNet, seed: int, name: str) -> MCTSAgent:
-        """The network's competitive player: greedy PUCT without root noise, the self-play budget."""
-        return self.settings.selfplay.searcher(NetworkEvaluator(net), seed, temperature=0.0, noise=False, name=name)
+        """The network's competitive player: the self-play search without root noise, ``eval_simulations``."""
+        selfplay = self.settings.selfplay
+        simulations = self.settings.eval_simulations or selfplay.simulations
+        budget = dataclasses.replace(
+            selfplay, simulations=simulations, fast_simulations=min(selfplay.fast_simulations, simulations)
+        )
+        return budget.searcher(NetworkEvaluator(net), seed, noise=False, name=name)
 
-    def arena(self, candidate: PolicyValueNet, seed: int) -> float:
-        """The candidate's score against the best network (one seat each game, rotated)."""
-        hero, best = self.player(candidate, seed, "candidate"), self.player(self.best, seed + 1, "best")
+    def arena(self, seed: int) -> float:
+        """The trained network's score against the best network (one seat each game, rotated)."""
+        hero, best = self.player(self.net, seed, "candidate"), self.player(self.best, seed + 1, "best")
         return self._score(hero, best, self.settings.arena_games, seed)[0]
 
-    def evaluate(self, seed: int) -> tuple[float, float, float]:
-        """The best network's score against ``eval_opponent`` and its 95% Wilson interval."""
-        hero = self.player(self.best, seed, "alphazero")
-        return self._score(
-            hero, make_agent(self.settings.eval_opponent, self.game_name, seed + 1), self.settings.eval_games, seed
-        )
+    def evaluate(self, seed: int) -> dict[str, float]:
+        """The best network's score and 95% Wilson interval against each evaluation opponent."""
+        row: dict[str, float] = {}
+        for index, (label, spec) in enumerate(self.opponents.items()):
+            hero = self.player(self.best, seed + 2 * index, "alphazero")
+            opponent = make_agent(spec, self.game_name, seed + 2 * index + 1)
+            score, low, high = self._score(hero, opponent, self.settings.eval_games, seed + 2 * index)
+            row.update(zip(eval_columns(label), (score, low, high)))
+        return row
 
     def _score(self, hero: Agent, other: Agent, games: int, seed: int) -> tuple[float, float, float]:
         """``hero``'s score (a win 1, a draw 1/2) in seat-rotated games against ``other`` in every other seat."""
@@ -237,93 +407,182 @@ class AlphaZeroTrainer:
 
     # -- outputs --------------------------------------------------------------------------------------
     def _write_history(self) -> None:
-        with open(self.out_dir / "history.csv", "w", newline="") as handle:
-            writer = csv.writer(handle)
-            writer.writerow(HISTORY_FIELDS)
-            for row in self.history:
-                writer.writerow([getattr(row, name) for name in HISTORY_FIELDS])
+        write_history(self.out_dir / "history.csv", self.history)
 
     def _plot(self) -> Path:
-        import matplotlib
+        from baselines.learners.alphazero.plots import plot_run
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        title = f"AlphaZero ({self.settings.selfplay.search}) on {self.game_name} {self.config or ''}"
+        return plot_run(self.out_dir / "learning_curve.png", self.history, list(self.opponents), title)
 
-        rows = self.history
-        x = [row.iteration for row in rows]
-        figure, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
-        left.plot(x, [row.policy_loss for row in rows], marker="o", label="policy loss")
-        left.plot(x, [row.value_loss for row in rows], marker="o", label="value loss")
-        left.set_xlabel("iteration")
-        left.legend()
-        measured = [row for row in rows if row.eval_score >= 0]
-        if measured:
-            scores = np.array([row.eval_score for row in measured])
-            errors = [scores - [row.eval_low for row in measured], [row.eval_high for row in measured] - scores]
-            right.errorbar([row.iteration for row in measured], scores, yerr=errors, marker="o", capsize=3)
-        right.set_ylim(0, 1)
-        right.set_xlabel("iteration")
-        right.set_ylabel(f"score vs {self.settings.eval_opponent} (95% CI)")
-        figure.suptitle(f"AlphaZero on {self.game_name} {self.config or ''}")
-        figure.tight_layout()
-        path = self.out_dir / "learning_curve.png"
-        figure.savefig(path, dpi=100)
-        plt.close(figure)
-        return path
+
+# -- evaluation opponents ----------------------------------------------------------------------------------
+def resolve_opponent(spec: str, game_name: str) -> str:
+    """``spec`` with ``"scripted"`` replaced by the game's default scripted agent; checked by building it.
+
+    Raises:
+        ValueError: ``"scripted"`` for a game without scripted agents, or a spec ``make_agent`` rejects.
+    """
+    from baselines.games import GAMES
+
+    if spec.strip().lower() == SCRIPTED:
+        if game_name not in GAMES:
+            raise ValueError(f"eval_opponents: {game_name!r} has no scripted agent to stand for {SCRIPTED!r}")
+        spec = GAMES[game_name].default_opponent
+    try:
+        make_agent(spec, game_name, 0)
+    except (ValueError, KeyError, FileNotFoundError) as error:
+        raise ValueError(f"eval_opponents: {spec!r} is not an agent of {game_name!r}: {error}") from None
+    return spec
+
+
+def label_of(spec: str, game_name: str) -> str:
+    """The history's name of an evaluation opponent: its spec (``"scripted"`` resolved) in lower case with every
+    run of other characters than letters and digits made one ``_`` (``mcts:simulations=50`` -> ``mcts_simulations_50``).
+    """
+    return re.sub(r"[^a-z0-9]+", "_", resolve_opponent(spec, game_name).lower()).strip("_")
+
+
+def eval_columns(label: str) -> tuple[str, str, str]:
+    return f"vs_{label}", f"vs_{label}_low", f"vs_{label}_high"
+
+
+def write_history(path: Path, rows: list[dict[str, Any]]) -> None:
+    """``rows`` as CSV at ``path`` (atomically), the columns in their first row's order."""
+    if not rows:
+        return
+    columns = list(rows[0])
+
+    def write(temporary: Path) -> None:
+        with open(temporary, "w", newline="") as handle:
+            writer = csv.DictWriter(handle, columns)
+            writer.writeheader()
+            writer.writerows(rows)
+
+    atomic_write(path, write)
+
+
+def _changed_settings(stored: dict[str, Any], given: dict[str, Any], prefix: str = "") -> set[str]:
+    """Dotted paths of the settings that differ (nested settings compared field by field)."""
+    changed = set()
+    for key in stored.keys() | given.keys():
+        old, new = stored.get(key), given.get(key)
+        if isinstance(old, dict) and isinstance(new, dict):
+            changed |= _changed_settings(old, new, f"{prefix}{key}.")
+        elif (list(old) if isinstance(old, tuple | list) else old) != (
+            list(new) if isinstance(new, tuple | list) else new
+        ):
+            changed.add(prefix + key)
+    return changed
+
+
+# -- examples on disk ----------------------------------------------------------------------------------------
+EXAMPLE_FIELDS = ("observation", "mask", "policy", "value", "score")
+
+
+def save_examples(path: Path, examples: list[Example]) -> None:
+    """``examples`` as a compressed ``.npz`` (one array per field), written atomically."""
+    arrays = {name: np.stack([getattr(example, name) for example in examples]) for name in EXAMPLE_FIELDS}
+
+    def write(temporary: Path) -> None:
+        with open(temporary, "wb") as handle:
+            np.savez_compressed(handle, **arrays)
+
+    atomic_write(path, write)
+
+
+def load_examples(path: Path) -> list[Example]:
+    """The examples :func:`save_examples` wrote to ``path``.
+
+    Raises:
+        FileNotFoundError: the file is missing (the run's replay window is incomplete).
+        ValueError: the file is damaged.
+    """
+    if not path.is_file():
+        raise FileNotFoundError(f"resume: the replay file {str(path)!r} of the run is missing")
+    try:
+        with np.load(path) as data:
+            arrays = [data[name] for name in EXAMPLE_FIELDS]
+    except Exception as error:  # numpy raises several types for damaged archives
+        raise ValueError(f"resume: the replay file {str(path)!r} is damaged: {error}") from None
+    return [Example(*fields) for fields in zip(*arrays)]
+
+
+# -- training ----------------------------------------------------------------------------------------------
+def mean_log_legal(examples: list[Example]) -> float:
+    """Mean ``ln(legal moves)`` of the examples: the policy loss of a uniform policy, the bar to get under."""
+    if not examples:
+        return 0.0
+    return float(np.mean([np.log(max(1, int(example.mask.sum()))) for example in examples]))
 
 
 def train_network(
-    net: PolicyValueNet, examples: list[Example], settings: AlphaZeroSettings, seed: int
-) -> tuple[float, float]:
-    """``settings.epochs`` passes of Adam over ``examples`` in shuffled batches; the mean policy and value
-    losses of the last pass."""
+    net: PolicyValueNet,
+    optimizer: torch.optim.Optimizer,
+    examples: list[Example],
+    settings: AlphaZeroSettings,
+    seed: int,
+) -> dict[str, float]:
+    """``settings.epochs`` passes of ``optimizer`` over ``examples`` in shuffled batches; the mean losses of the
+    last pass (``policy_loss``, ``value_loss``, ``score_loss``)."""
     generator = torch.Generator().manual_seed(seed)
-    observations = torch.as_tensor(np.stack([e.observation for e in examples]), dtype=torch.float32)
-    masks = torch.as_tensor(np.stack([e.mask for e in examples]))
-    policies = torch.as_tensor(np.stack([e.policy for e in examples]), dtype=torch.float32)
-    values = torch.as_tensor(np.stack([e.value for e in examples]), dtype=torch.float32)
-    optimiser = torch.optim.Adam(net.parameters(), lr=settings.learning_rate, weight_decay=settings.weight_decay)
+    device = net.device
+    tensors = [
+        torch.as_tensor(np.stack([getattr(example, name) for example in examples])).to(device)
+        for name in EXAMPLE_FIELDS
+    ]
+    tensors = [t.float() if t.dtype != torch.bool else t for t in tensors]
+    batch_norm = any(isinstance(module, torch.nn.BatchNorm2d) for module in net.modules())
     net.train()
-    losses = (0.0, 0.0)
+    means = {"policy_loss": 0.0, "value_loss": 0.0, "score_loss": 0.0}
     for _ in range(settings.epochs):
-        order = torch.randperm(len(examples), generator=generator)
-        sums, batches = [0.0, 0.0], 0
+        order = torch.randperm(len(examples), generator=generator).to(device)
+        sums, batches = np.zeros(3), 0
         for start in range(0, len(examples), settings.batch_size):
             batch = order[start : start + settings.batch_size]
-            if len(batch) < 2 and any(isinstance(m, torch.nn.BatchNorm2d) for m in net.modules()):
+            if len(batch) < 2 and batch_norm:
                 continue  # batch norm cannot train on a single example
-            policy_loss, value_loss = losses_of(net, observations[batch], masks[batch], policies[batch], values[batch])
-            optimiser.zero_grad()
-            (policy_loss + value_loss).backward()
-            optimiser.step()
-            sums[0] += policy_loss.item()
-            sums[1] += value_loss.item()
+            losses = losses_of(net, *(tensor[batch] for tensor in tensors))
+            optimizer.zero_grad()
+            (losses[0] + losses[1] + settings.score_weight * losses[2]).backward()
+            optimizer.step()
+            sums += [loss.item() for loss in losses]
             batches += 1
-        losses = (sums[0] / max(1, batches), sums[1] / max(1, batches))
+        means = dict(zip(means, (sums / max(1, batches)).tolist()))
     net.eval()
-    return losses
+    return means
 
 
 def losses_of(
-    net: PolicyValueNet, observations: torch.Tensor, masks: torch.Tensor, policies: torch.Tensor, values: torch.Tensor
-) -> tuple[torch.Tensor, torch.Tensor]:
-    """(policy cross-entropy against the visit shares, value mean squared error over the seats)."""
-    logits, predicted = net(observations)
+    net: PolicyValueNet,
+    observations: torch.Tensor,
+    masks: torch.Tensor,
+    policies: torch.Tensor,
+    values: torch.Tensor,
+    scores: torch.Tensor | None = None,
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """(policy cross-entropy against the policy targets, value mean squared error over the seats, score-margin
+    mean squared error over the seats; 0 without ``scores``)."""
+    logits, predicted, predicted_scores = net.heads(observations)
     log_policy = torch.where(masks, masked_log_softmax(logits, masks), torch.zeros_like(logits))
     policy_loss = -(policies * log_policy).sum(dim=1).mean()
     value_loss = ((predicted - values) ** 2).mean()
-    return policy_loss, value_loss
+    score_loss = ((predicted_scores - scores) ** 2).mean() if scores is not None else torch.zeros(())
+    return policy_loss, value_loss, score_loss
 
 
+# -- self-play workers ---------------------------------------------------------------------------------------
 _WORKER: dict[str, Any] = {}
 """A self-play worker's game, evaluator and settings, set once by :func:`_start_worker`."""
 
 
-def _start_worker(game: Game, network: tuple[Any, ...], weights: dict[str, Any], selfplay: SelfPlaySettings) -> None:
+def _start_worker(
+    game: Game, network: tuple[Any, ...], weights: dict[str, Any], selfplay: SelfPlaySettings, device: str
+) -> None:
     torch.set_num_threads(1)
     net = PolicyValueNet(*network)
     net.load_state_dict(weights)
-    _WORKER.update(game=game, evaluator=NetworkEvaluator(net), selfplay=selfplay)
+    _WORKER.update(game=game, evaluator=NetworkEvaluator(net.to(device)), selfplay=selfplay)
 
 
 def _self_play_in_worker(seed: int) -> list[Example]:

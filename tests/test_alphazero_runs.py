@@ -1,0 +1,235 @@
+"""AlphaZero runs on disk: a killed run resumes to the same networks, files are written atomically, an existing
+run is never overwritten by accident, damaged files and bad devices are clear errors, and the shipped networks
+load by name."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+import tests.toy_games  # noqa: F401  (registers toy_tictactoe)
+from baselines import make_agent, play_game
+from baselines.learners.alphazero import AlphaZeroSettings, AlphaZeroTrainer, NetworkConfig, SelfPlaySettings
+from baselines.learners.alphazero.network import (
+    PolicyValueNet,
+    atomic_write,
+    load_checkpoint,
+    resolve_device,
+    save_checkpoint,
+)
+from baselines.learners.alphazero.pretrained import pretrained_checkpoint, ship, shipped
+from boardenvs.registry import make_game
+from scripts import train_alphazero
+
+ROOT = Path(__file__).resolve().parents[1]
+SETTINGS = AlphaZeroSettings(
+    iterations=3,
+    games_per_iteration=2,
+    selfplay=SelfPlaySettings(simulations=4, batch_size=2, determinizations=1, fast_simulations=2),
+    network=NetworkConfig(channels=4, blocks=1, hidden=8),
+    buffer_iterations=2,
+    epochs=1,
+    batch_size=8,
+    eval_games=2,
+    eval_opponents=("random",),
+    seed=3,
+)
+KILL_IN_TRAINING = """
+import os, signal, torch
+import tests.toy_games
+from baselines.learners.alphazero import AlphaZeroTrainer
+from tests.test_alphazero_runs import SETTINGS
+
+torch.set_num_threads(1)
+
+def kill(stage, iteration):
+    if (stage, iteration) == ("train", 2):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+AlphaZeroTrainer("toy_tictactoe", {}, SETTINGS, {out!r}, progress=False, on_stage=kill).run()
+"""
+
+
+def weights(path: Path) -> list[torch.Tensor]:
+    return list(load_checkpoint(path)[0].state_dict().values())
+
+
+def test_a_run_killed_during_training_resumes_to_the_networks_of_an_uninterrupted_run(tmp_path) -> None:
+    torch.set_num_threads(1)
+    whole = AlphaZeroTrainer("toy_tictactoe", {}, SETTINGS, tmp_path / "whole", progress=False)
+    whole.run()
+    killed = tmp_path / "killed"
+    code = KILL_IN_TRAINING.replace("{out!r}", repr(str(killed)))
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == -signal.SIGKILL, result.stderr
+    assert (killed / "iteration_001.pt").is_file() and not (killed / "iteration_002.pt").exists()
+    assert not [path for path in killed.rglob("*") if path.name.endswith(".tmp")]
+    with pytest.raises(FileExistsError, match="--resume"):
+        AlphaZeroTrainer("toy_tictactoe", {}, SETTINGS, killed, progress=False)
+    resumed = AlphaZeroTrainer("toy_tictactoe", {}, SETTINGS, killed, progress=False, resume=True)
+    assert resumed.completed == 1 and [number for number, _ in resumed.buffer] == [1]
+    history = resumed.run()
+    assert [row["iteration"] for row in history] == [1, 2, 3]
+    for name in ("best.pt", "iteration_002.pt", "iteration_003.pt"):
+        assert all(torch.equal(a, b) for a, b in zip(weights(killed / name), weights(tmp_path / "whole" / name)))
+    losses = [(row["policy_loss"], row["value_loss"]) for row in history]
+    assert losses == [(row["policy_loss"], row["value_loss"]) for row in whole.history]
+    assert sorted(path.name for path in (killed / "replay").iterdir()) == ["iteration_002.npz", "iteration_003.npz"]
+
+
+def test_resuming_a_finished_run_with_more_iterations_continues_it(tmp_path) -> None:
+    AlphaZeroTrainer("toy_tictactoe", {}, SETTINGS, tmp_path, progress=False).run()
+    more = AlphaZeroSettings(**{**SETTINGS.__dict__, "iterations": 4})
+    trainer = AlphaZeroTrainer("toy_tictactoe", {}, more, tmp_path, progress=False, resume=True)
+    assert [row["iteration"] for row in trainer.run()] == [1, 2, 3, 4]
+
+
+def test_an_existing_run_is_replaced_only_with_force(tmp_path) -> None:
+    AlphaZeroTrainer("toy_tictactoe", {}, SETTINGS, tmp_path, progress=False).run()
+    with pytest.raises(FileExistsError, match="already holds a run"):
+        AlphaZeroTrainer("toy_tictactoe", {}, SETTINGS, tmp_path, progress=False)
+    AlphaZeroTrainer("toy_tictactoe", {}, SETTINGS, tmp_path, progress=False, force=True)
+    assert not (tmp_path / "best.pt").exists() and not (tmp_path / "iteration_003.pt").exists()
+
+
+@pytest.mark.parametrize(
+    ("change", "error", "message"),
+    [
+        ({"resume": True}, FileNotFoundError, "no run to resume"),
+        ({"resume": True, "force": True}, ValueError, "exclude each other"),
+    ],
+)
+def test_resume_without_a_run_and_resume_with_force_are_refused(tmp_path, change, error, message) -> None:
+    with pytest.raises(error, match=message):
+        AlphaZeroTrainer("toy_tictactoe", {}, SETTINGS, tmp_path, progress=False, **change)
+
+
+def test_resume_refuses_other_settings_or_another_game(tmp_path) -> None:
+    AlphaZeroTrainer("toy_tictactoe", {}, SETTINGS, tmp_path, progress=False).run()
+    other = AlphaZeroSettings(**{**SETTINGS.__dict__, "learning_rate": 0.01})
+    with pytest.raises(ValueError, match=r"settings \['learning_rate'\] differ"):
+        AlphaZeroTrainer("toy_tictactoe", {}, other, tmp_path, progress=False, resume=True)
+    with pytest.raises(ValueError, match="trained toy_tictactoe"):
+        AlphaZeroTrainer("toy_tictactoe", {"first_player": 1}, SETTINGS, tmp_path, progress=False, resume=True)
+
+
+def test_damaged_run_files_are_named_in_the_error(tmp_path) -> None:
+    AlphaZeroTrainer("toy_tictactoe", {}, SETTINGS, tmp_path, progress=False).run()
+    (tmp_path / "replay" / "iteration_003.npz").write_bytes(b"not a zip")
+    with pytest.raises(ValueError, match="iteration_003.npz' is damaged"):
+        AlphaZeroTrainer("toy_tictactoe", {}, SETTINGS, tmp_path, progress=False, resume=True)
+    (tmp_path / "replay" / "iteration_003.npz").unlink()
+    with pytest.raises(FileNotFoundError, match="iteration_003.npz' of the run is missing"):
+        AlphaZeroTrainer("toy_tictactoe", {}, SETTINGS, tmp_path, progress=False, resume=True)
+    (tmp_path / "state.pt").write_bytes(b"\x00" * 100)
+    with pytest.raises(ValueError, match="state.pt' is not a readable AlphaZero run state"):
+        AlphaZeroTrainer("toy_tictactoe", {}, SETTINGS, tmp_path, progress=False, resume=True)
+
+
+def test_a_truncated_or_foreign_checkpoint_is_a_clear_error(tmp_path) -> None:
+    game = make_game("toy_tictactoe")
+    path = save_checkpoint(tmp_path / "net.pt", PolicyValueNet.for_game(game, SETTINGS.network, seed=0), game)
+    path.write_bytes(path.read_bytes()[:200])
+    with pytest.raises(ValueError, match="net.pt. is not a readable AlphaZero checkpoint"):
+        load_checkpoint(path)
+    torch.save({"something": "else"}, tmp_path / "other.pt")
+    with pytest.raises(ValueError, match="is not an AlphaZero checkpoint of version"):
+        load_checkpoint(tmp_path / "other.pt")
+
+
+def test_atomic_write_keeps_the_old_file_when_the_writer_dies(tmp_path) -> None:
+    path = tmp_path / "best.pt"
+    path.write_bytes(b"old")
+
+    def half_then_fail(temporary: Path) -> None:
+        temporary.write_bytes(b"half")
+        raise RuntimeError("killed")
+
+    with pytest.raises(RuntimeError):
+        atomic_write(path, half_then_fail)
+    assert path.read_bytes() == b"old" and os.listdir(tmp_path) == ["best.pt"]
+
+
+def test_devices_resolve_and_a_missing_gpu_is_named() -> None:
+    assert resolve_device("cpu").type == "cpu"
+    assert resolve_device("auto").type == ("cuda" if torch.cuda.is_available() else "cpu")
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="device 'cuda': torch sees no CUDA GPU"):
+            resolve_device("cuda")
+        with pytest.raises(ValueError, match="device 'cuda'"):
+            AlphaZeroSettings(device="cuda")
+
+
+def test_the_script_refuses_an_existing_out_and_resumes_it(tmp_path, capsys) -> None:
+    flags = ["--game", "toy_tictactoe", "--iterations", "1", "--games", "1", "--simulations", "3",
+             "--fast-simulations", "1", "--channels", "4", "--blocks", "1", "--hidden", "8", "--batch-size", "8",
+             "--eval-games", "0", "--out", str(tmp_path), "--no-progress"]  # fmt: skip
+    train_alphazero.cli(flags)
+    with pytest.raises(FileExistsError, match="--force"):
+        train_alphazero.cli(flags)
+    train_alphazero.cli([*flags, "--resume", "--iterations", "2"])
+    assert "resuming" in capsys.readouterr().out and (tmp_path / "iteration_002.pt").is_file()
+    with pytest.raises(ValueError, match="search must be one of"):
+        train_alphazero.cli([*flags, "--force", "--search", "mtcs"])
+
+
+# -- shipped networks ----------------------------------------------------------------------------------------
+def test_pretrained_picks_the_network_of_the_games_config_or_names_the_configs_that_have_one(tmp_path) -> None:
+    small = make_game("node_conquest", rows=3, cols=3)
+    checkpoint = save_checkpoint(tmp_path / "best.pt", PolicyValueNet.for_game(small, SETTINGS.network, seed=1), small)
+    models = tmp_path / "models"
+    shipped_path = ship(checkpoint, "python -m scripts.train_alphazero ...", models_dir=models)
+    assert pretrained_checkpoint(small, models) == shipped_path
+    with pytest.raises(ValueError, match=r"configs with one .*'rows': 3, 'cols': 3"):
+        pretrained_checkpoint(make_game("node_conquest"), models)
+    with pytest.raises(ValueError, match="no network is shipped for 'quoridor'"):
+        pretrained_checkpoint(make_game("quoridor"), models)
+
+
+@pytest.mark.parametrize("entry", shipped(), ids=lambda entry: entry["file"])
+def test_every_shipped_network_loads_by_name_and_plays_its_config(entry) -> None:
+    game = make_game(entry["game"], **entry["config"])
+    agent = make_agent("alphazero:pretrained:simulations=4", entry["game"], 0)
+    record = play_game(game, [agent] + [make_agent("random", entry["game"], 1)] * (game.spec.num_players - 1), 0)
+    assert record.plies > 0 and agent.metadata["game"] == entry["game"]
+    assert entry["command"].startswith("python -m scripts.train_alphazero")
+    size = (Path(__file__).resolve().parents[1] / "baselines/learners/alphazero/models" / entry["file"]).stat().st_size
+    assert size < 4_000_000
+
+
+def test_pretrained_for_a_config_without_a_network_is_a_clear_error() -> None:
+    agent = make_agent("alphazero:pretrained", "node_conquest", 0)
+    game = make_game("node_conquest", rows=4, cols=7)
+    state = game.initial_state(np.random.default_rng(0))
+    with pytest.raises(ValueError, match="alphazero:pretrained: no network is shipped"):
+        agent.act(game, state, 0)
+
+
+def test_the_comparison_script_plots_runs_side_by_side_and_names_a_missing_history(tmp_path, capsys) -> None:
+    from scripts import compare_alphazero
+
+    for name in ("a", "b"):
+        AlphaZeroTrainer("toy_tictactoe", {}, SETTINGS, tmp_path / name, progress=False).run()
+    png = tmp_path / "compare.png"
+    compare_alphazero.cli(["--runs", f"gumbel={tmp_path / 'a'}", f"puct={tmp_path / 'b'}", "--png", str(png)])
+    assert png.stat().st_size > 0 and "gumbel" in capsys.readouterr().out
+    with pytest.raises(FileNotFoundError, match="history.csv"):
+        compare_alphazero.cli(["--runs", f"x={tmp_path / 'missing'}", "--png", str(png)])
+    with pytest.raises(ValueError, match="no column 'vs_greedy'"):
+        compare_alphazero.cli(["--runs", f"a={tmp_path / 'a'}", "--opponent", "greedy", "--png", str(png)])
+
+
+def test_the_ship_script_copies_a_checkpoint_into_a_models_folder_and_refuses_a_missing_command(tmp_path) -> None:
+    from scripts import ship_alphazero
+
+    with pytest.raises(ValueError, match="--command must be the training command"):
+        ship_alphazero.main(ship_alphazero.Args(checkpoint="x.pt", command="train it"))
+    with pytest.raises(ValueError, match="--checkpoint is required"):
+        ship_alphazero.main(ship_alphazero.Args())
