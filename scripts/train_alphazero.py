@@ -80,6 +80,10 @@ class Args:
     """Evaluate every this many iterations (and after the last)."""
     eval_opponents: list[str] = field(default_factory=lambda: ["random", "scripted"])
     """Agent specs of the evaluation opponents (scripted: the game's default scripted agent)."""
+    sparring: str = ""
+    """Agent spec of a sparring partner for part of the self-play games (scripted: the game's scripted agent)."""
+    sparring_fraction: float = 0.0
+    """Share of each iteration's games with --sparring in one seat (0: pure self-play)."""
     minutes: float = 0.0
     """Training-time budget in minutes: stop after the iteration that reaches it (0: no budget)."""
     device: str = "auto"

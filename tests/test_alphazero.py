@@ -260,3 +260,31 @@ def test_self_play_in_worker_processes_plays_every_game(tmp_path) -> None:
         assert np.isclose(example.policy.sum(), 1.0) and not example.policy[~example.mask].any()
     empty_boards = [e for e in examples if not e.observation[:2].any()]
     assert len(empty_boards) == 3 * copies  # every game starts once
+
+
+def test_sparring_games_record_only_the_networks_seat_and_the_trainer_mixes_them_in(tmp_path) -> None:
+    game = make_game("node_conquest", rows=3, cols=3, max_plies=30)
+    evaluator = NetworkEvaluator(tiny_net(game))
+    greedy = make_agent("greedy", "node_conquest", 0)
+    examples, returns = play_selfplay_game(game, evaluator, QUICK, seed=4, sparring=greedy)
+    own = examples[::2]  # without the half-turn mirrors
+    assert own and all(np.array_equal(example.value, own[0].value) for example in own)  # one seat, one outcome
+    assert {float(own[0].value[0])} <= {float(returns[0]), float(returns[1])}
+    settings = AlphaZeroSettings(iterations=1, games_per_iteration=2, selfplay=QUICK, network=TINY, batch_size=8,
+                                 eval_games=0, sparring="scripted", sparring_fraction=0.5, seed=2)  # fmt: skip
+    trainer = AlphaZeroTrainer("node_conquest", {"rows": 3, "cols": 3, "max_plies": 30}, settings, tmp_path, False)
+    assert trainer.sparring == "greedy" and trainer.run()[0]["examples"] > 0
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"sparring_fraction": 0.5}, "needs a sparring agent spec"),
+        ({"sparring": "nobody", "sparring_fraction": 0.5}, "sparring: 'nobody' is not an agent"),
+        ({"sparring_fraction": 1.5}, "sparring_fraction"),
+    ],
+)
+def test_bad_sparring_settings_are_named(tmp_path, settings, message) -> None:
+    with pytest.raises(ValueError, match=message):
+        full = AlphaZeroSettings(eval_games=0, **settings)
+        AlphaZeroTrainer("node_conquest", {"rows": 3, "cols": 3}, full, tmp_path, progress=False)

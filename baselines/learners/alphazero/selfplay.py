@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from baselines.agent import Agent
 from baselines.learners.alphazero.evaluator import NetworkEvaluator, relative_values
 from baselines.params import choice_param, float_param, int_param
 from baselines.search.mcts import MCTSAgent
@@ -110,18 +111,28 @@ SEARCHES = ("gumbel", "puct")
 
 
 def play_selfplay_game(
-    game: Game, evaluator: NetworkEvaluator, settings: SelfPlaySettings, seed: int
+    game: Game, evaluator: NetworkEvaluator, settings: SelfPlaySettings, seed: int, sparring: Agent | None = None
 ) -> tuple[list[Example], np.ndarray]:
-    """One self-play game from ``seed``: its examples (mirrored ones included) and the final returns."""
+    """One self-play game from ``seed``: its examples (mirrored ones included) and the final returns.
+
+    With a ``sparring`` agent, it plays one seat (drawn from ``seed``) in place of the search, and only the
+    search's decisions become examples (their value targets are the outcome of the game against it).
+    """
     rng = np.random.default_rng(seed)
     players = game.spec.num_players
-    seeds = rng.integers(2**31, size=2 * players)
+    seeds = rng.integers(2**31, size=2 * players + 1)
     full = [settings.searcher(evaluator, int(s)) for s in seeds[:players]]
-    fast = [settings.searcher(evaluator, int(s), fast=True) for s in seeds[players:]]
+    fast = [settings.searcher(evaluator, int(s), fast=True) for s in seeds[players : 2 * players]]
+    sparring_seat = int(seeds[-1] % players) if sparring is not None else -1
+    if sparring is not None:
+        sparring.reseed(int(seeds[-1]))
     state, decisions = game.initial_state(rng), []
     while not game.is_terminal(state):
         mover = int(state.current_player)
         view = game.determinize(state, mover, rng)
+        if sparring is not None and mover == sparring_seat:
+            state = game.apply(state, sparring.act(game, view, mover))
+            continue
         recorded = settings.full_search_fraction >= 1.0 or rng.random() < settings.full_search_fraction
         searcher = (full if recorded else fast)[mover]
         action = searcher.act(game, view, mover)

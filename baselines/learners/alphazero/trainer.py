@@ -6,8 +6,11 @@ default, see :mod:`.selfplay`), train the network on the examples of the last ``
 iterations (policy cross-entropy against the search's policy target, value mean squared error over the seats,
 ``score_weight`` times the score-margin error), then either keep it (``arena_games = 0``: AlphaZero's
 continuous update) or pit it against the best network and keep it if it scores at least ``accept_threshold``
-(seed 001's 60% gate). Every ``eval_every`` iterations the best network plays ``eval_games`` against each of
-``eval_opponents`` (seats rotated; ``"scripted"`` is the game's default scripted agent).
+(seed 001's 60% gate). With ``sparring_fraction > 0`` that share of the games seats a fixed ``sparring`` agent
+(the game's scripted agent, say) in one seat, so the network also learns from games against a style self-play
+does not produce; only the network's decisions are trained on. Every ``eval_every`` iterations the best
+network plays ``eval_games`` against each of ``eval_opponents`` (seats rotated; ``"scripted"`` is the game's
+default scripted agent).
 
 **Files in ``out_dir``.** ``best.pt`` (the best network), ``iteration_<k>.pt`` (the best network after iteration
 ``k``), ``history.csv``, ``learning_curve.png``, ``state.pt`` (everything a resumed run needs: the training
@@ -90,6 +93,8 @@ class AlphaZeroSettings:
         eval_games: games against each of ``eval_opponents`` per evaluation, >= 0.
         eval_every: evaluate every this many iterations (and after the last), >= 1.
         eval_opponents: agent specs for ``make_agent``; ``"scripted"`` is the game's default scripted agent.
+        sparring: agent spec of the sparring partner (``"scripted"`` allowed; ``""``: none).
+        sparring_fraction: share of each iteration's games against ``sparring``, in [0, 1] (0: pure self-play).
         eval_simulations: simulations per move of the network's player in gating and evaluation, >= 1
             (``None``: ``selfplay.simulations``).
         time_budget_minutes: stop after the first iteration whose cumulative self-play and training time
@@ -116,6 +121,8 @@ class AlphaZeroSettings:
     eval_games: int = 20
     eval_every: int = 1
     eval_opponents: tuple[str, ...] = ("random", SCRIPTED)
+    sparring: str = ""
+    sparring_fraction: float = 0.0
     eval_simulations: int | None = None
     time_budget_minutes: float | None = None
     workers: int = 1
@@ -133,6 +140,9 @@ class AlphaZeroSettings:
         float_param("score_weight", self.score_weight, 0.0)
         float_param("accept_threshold", self.accept_threshold, 0.0, 1.0)
         float_param("time_budget_minutes", self.time_budget_minutes, 0.0, positive=True, optional=True)
+        float_param("sparring_fraction", self.sparring_fraction, 0.0, 1.0)
+        if self.sparring_fraction > 0 and not self.sparring.strip():
+            raise ValueError(f"sparring_fraction={self.sparring_fraction} needs a sparring agent spec (sparring)")
         object.__setattr__(self, "eval_opponents", tuple(self.eval_opponents))
         if not all(isinstance(name, str) and name.strip() for name in self.eval_opponents):
             raise ValueError(f"eval_opponents must be agent specs (non-empty strings), got {self.eval_opponents!r}")
@@ -180,6 +190,8 @@ class AlphaZeroTrainer:
         self.opponents = {label_of(spec, game_name): resolve_opponent(spec, game_name) for spec in self._opponents()}
         if len(self.opponents) < len(self._opponents()):
             raise ValueError(f"eval_opponents: {list(self._opponents())} names the same opponent twice")
+        sparring = self.settings.sparring.strip()
+        self.sparring = resolve_opponent(sparring, game_name, "sparring") if sparring else ""
         self.net = PolicyValueNet.for_game(self.game, self.settings.network, seed=self.settings.seed).to(self.device)
         self.optimizer = torch.optim.Adam(
             self.net.parameters(), lr=self.settings.learning_rate, weight_decay=self.settings.weight_decay
@@ -348,22 +360,26 @@ class AlphaZeroTrainer:
 
     # -- the parts of an iteration --------------------------------------------------------------------
     def self_play(self, games: int, seed: int) -> list[Example]:
-        """The examples of ``games`` self-play games of the best network."""
+        """The examples of ``games`` self-play games of the best network (the first ``sparring_fraction`` of
+        them against the sparring agent)."""
         seeds = [int(value) for value in np.random.SeedSequence(seed).generate_state(games)]
+        sparring_games = round(self.settings.sparring_fraction * games) if self.sparring else 0
+        jobs = [(game_seed, self.sparring if index < sparring_games else "") for index, game_seed in enumerate(seeds)]
         examples: list[Example] = []
         with progress_bar(self.progress, games, "self-play", "game") as bar:
-            for game_examples in self._self_play_games(seeds):
+            for game_examples in self._self_play_games(jobs):
                 examples += game_examples
                 bar.update(1)
         return examples
 
-    def _self_play_games(self, seeds: list[int]) -> Iterator[list[Example]]:
-        """The examples of each game, in the order of ``seeds`` (in worker processes with ``workers`` > 1)."""
-        workers = min(self.settings.workers, len(seeds))
+    def _self_play_games(self, jobs: list[tuple[int, str]]) -> Iterator[list[Example]]:
+        """The examples of each ``(seed, sparring spec)`` game, in order (in worker processes with ``workers`` >
+        1)."""
+        workers = min(self.settings.workers, len(jobs))
         if workers == 1:
             evaluator = NetworkEvaluator(self.best)
-            for game_seed in seeds:
-                yield play_selfplay_game(self.game, evaluator, self.settings.selfplay, game_seed)[0]
+            for job in jobs:
+                yield play_job(self.game, evaluator, self.settings.selfplay, *job)
             return
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
@@ -373,7 +389,7 @@ class AlphaZeroTrainer:
         start = (self.game, network, weights, self.settings.selfplay, str(self.device))
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=start) as pool:
-            yield from pool.map(_self_play_in_worker, seeds)
+            yield from pool.map(_self_play_in_worker, jobs)
 
     def player(self, net: PolicyValueNet, seed: int, name: str) -> MCTSAgent:
         """The network's competitive player: the self-play search without root noise, ``eval_simulations``."""
@@ -417,22 +433,23 @@ class AlphaZeroTrainer:
 
 
 # -- evaluation opponents ----------------------------------------------------------------------------------
-def resolve_opponent(spec: str, game_name: str) -> str:
+def resolve_opponent(spec: str, game_name: str, setting: str = "eval_opponents") -> str:
     """``spec`` with ``"scripted"`` replaced by the game's default scripted agent; checked by building it.
 
     Raises:
-        ValueError: ``"scripted"`` for a game without scripted agents, or a spec ``make_agent`` rejects.
+        ValueError: ``"scripted"`` for a game without scripted agents, or a spec ``make_agent`` rejects (the
+            message names ``setting``).
     """
     from baselines.games import GAMES
 
     if spec.strip().lower() == SCRIPTED:
         if game_name not in GAMES:
-            raise ValueError(f"eval_opponents: {game_name!r} has no scripted agent to stand for {SCRIPTED!r}")
+            raise ValueError(f"{setting}: {game_name!r} has no scripted agent to stand for {SCRIPTED!r}")
         spec = GAMES[game_name].default_opponent
     try:
         make_agent(spec, game_name, 0)
     except (ValueError, KeyError, FileNotFoundError) as error:
-        raise ValueError(f"eval_opponents: {spec!r} is not an agent of {game_name!r}: {error}") from None
+        raise ValueError(f"{setting}: {spec!r} is not an agent of {game_name!r}: {error}") from None
     return spec
 
 
@@ -585,5 +602,13 @@ def _start_worker(
     _WORKER.update(game=game, evaluator=NetworkEvaluator(net.to(device)), selfplay=selfplay)
 
 
-def _self_play_in_worker(seed: int) -> list[Example]:
-    return play_selfplay_game(_WORKER["game"], _WORKER["evaluator"], _WORKER["selfplay"], seed)[0]
+def play_job(
+    game: Game, evaluator: NetworkEvaluator, selfplay: SelfPlaySettings, seed: int, sparring: str
+) -> list[Example]:
+    """The examples of one self-play game (against a fresh ``sparring`` agent when the spec is not empty)."""
+    partner = make_agent(sparring, game.spec.name, seed) if sparring else None
+    return play_selfplay_game(game, evaluator, selfplay, seed, partner)[0]
+
+
+def _self_play_in_worker(job: tuple[int, str]) -> list[Example]:
+    return play_job(_WORKER["game"], _WORKER["evaluator"], _WORKER["selfplay"], *job)
