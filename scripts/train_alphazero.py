@@ -84,6 +84,11 @@ class Args:
     """Agent spec of a sparring partner for part of the self-play games (scripted: the game's scripted agent)."""
     sparring_fraction: float = 0.0
     """Share of each iteration's games with --sparring in one seat (0: pure self-play)."""
+    warm_start: str = ""
+    """Teacher of a warm start: its games against itself are trained on before the first self-play (scripted: the
+    game's scripted agent)."""
+    warm_start_games: int = 0
+    """Games of the --warm-start teacher (0: no warm start, pure AlphaZero)."""
     minutes: float = 0.0
     """Training-time budget in minutes: stop after the iteration that reaches it (0: no budget)."""
     device: str = "auto"

@@ -145,14 +145,40 @@ def play_selfplay_game(
             mask = np.array(game.legal_action_mask(state), dtype=bool)
             decisions.append((game.observe(state, mover), mask, policy, mover))
         state = game.apply(state, action)
-    returns = game.returns(state).astype(np.float32)
-    margins = score_margins(game, state)
+    return examples_of(game, state, decisions), game.returns(state).astype(np.float32)
+
+
+def play_demonstration_game(game: Game, teacher: Agent, seed: int) -> list[Example]:
+    """One game of ``teacher`` in every seat, recorded as examples for a warm start: the policy target is the
+    teacher's move (one-hot), the value and score targets the game's outcome, as in self-play."""
+    rng = np.random.default_rng(seed)
+    teacher.reseed(int(rng.integers(2**31)))
+    state, decisions = game.initial_state(rng), []
+    while not game.is_terminal(state):
+        mover = int(state.current_player)
+        action = teacher.act(game, game.determinize(state, mover, rng), mover)
+        policy = np.zeros(game.spec.num_actions, dtype=np.float32)
+        policy[action] = 1.0
+        decisions.append(
+            (game.observe(state, mover), np.array(game.legal_action_mask(state), dtype=bool), policy, mover)
+        )
+        state = game.apply(state, action)
+    return examples_of(game, state, decisions)
+
+
+def examples_of(
+    game: Game, final: object, decisions: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]
+) -> list[Example]:
+    """The examples of a finished game's ``decisions`` ``(observation, mask, policy, mover)``: the targets are
+    the ``final`` state's returns and score margins in each mover's seat order, with every symmetry's image."""
+    returns = game.returns(final).astype(np.float32)
+    margins = score_margins(game, final)
     examples = []
     for observation, mask, policy, mover in decisions:
         value, score = relative_values(returns, mover), relative_values(margins, mover)
         examples.append(Example(observation, mask, policy, value, score))
         examples.extend(transformed(symmetry, examples[-1], returns, margins, mover) for symmetry in game.symmetries)
-    return examples, returns
+    return examples
 
 
 def has_scores(game: Game) -> bool:

@@ -8,7 +8,10 @@ iterations (policy cross-entropy against the search's policy target, value mean 
 continuous update) or pit it against the best network and keep it if it scores at least ``accept_threshold``
 (seed 001's 60% gate). With ``sparring_fraction > 0`` that share of the games seats a fixed ``sparring`` agent
 (the game's scripted agent, say) in one seat, so the network also learns from games against a style self-play
-does not produce; only the network's decisions are trained on. Every ``eval_every`` iterations the best
+does not produce; only the network's decisions are trained on. With ``warm_start_games > 0`` the first
+iteration begins with that many games of the ``warm_start`` agent against itself, trained on as examples (its
+moves as one-hot policy targets, AlphaGo's supervised start) and kept in the replay window like an iteration 0,
+before the first self-play. Every ``eval_every`` iterations the best
 network plays ``eval_games`` against each of ``eval_opponents`` (seats rotated; ``"scripted"`` is the game's
 default scripted agent).
 
@@ -52,7 +55,12 @@ from baselines.learners.alphazero.network import (
     resolve_device,
     save_checkpoint,
 )
-from baselines.learners.alphazero.selfplay import Example, SelfPlaySettings, play_selfplay_game
+from baselines.learners.alphazero.selfplay import (
+    Example,
+    SelfPlaySettings,
+    play_demonstration_game,
+    play_selfplay_game,
+)
 from baselines.params import float_param, int_param
 from baselines.progress import progress_bar
 from baselines.search.mcts import MCTSAgent
@@ -95,6 +103,8 @@ class AlphaZeroSettings:
         eval_opponents: agent specs for ``make_agent``; ``"scripted"`` is the game's default scripted agent.
         sparring: agent spec of the sparring partner (``"scripted"`` allowed; ``""``: none).
         sparring_fraction: share of each iteration's games against ``sparring``, in [0, 1] (0: pure self-play).
+        warm_start: agent spec of the teacher of the warm start (``"scripted"`` allowed; ``""``: none).
+        warm_start_games: games of the teacher against itself before the first self-play, >= 0 (0: none).
         eval_simulations: simulations per move of the network's player in gating and evaluation, >= 1
             (``None``: ``selfplay.simulations``).
         time_budget_minutes: stop after the first iteration whose cumulative self-play and training time
@@ -123,6 +133,8 @@ class AlphaZeroSettings:
     eval_opponents: tuple[str, ...] = ("random", SCRIPTED)
     sparring: str = ""
     sparring_fraction: float = 0.0
+    warm_start: str = ""
+    warm_start_games: int = 0
     eval_simulations: int | None = None
     time_budget_minutes: float | None = None
     workers: int = 1
@@ -131,7 +143,8 @@ class AlphaZeroSettings:
 
     def __post_init__(self) -> None:
         minimums = {"iterations": 1, "games_per_iteration": 1, "buffer_iterations": 1, "epochs": 1, "batch_size": 1,
-                    "arena_games": 0, "eval_games": 0, "eval_every": 1, "workers": 1, "seed": 0}  # fmt: skip
+                    "arena_games": 0, "eval_games": 0, "eval_every": 1, "workers": 1, "seed": 0,
+                    "warm_start_games": 0}  # fmt: skip
         for name, low in minimums.items():
             int_param(name, getattr(self, name), low)
         int_param("eval_simulations", self.eval_simulations, 1, optional=True)
@@ -143,6 +156,8 @@ class AlphaZeroSettings:
         float_param("sparring_fraction", self.sparring_fraction, 0.0, 1.0)
         if self.sparring_fraction > 0 and not self.sparring.strip():
             raise ValueError(f"sparring_fraction={self.sparring_fraction} needs a sparring agent spec (sparring)")
+        if self.warm_start_games > 0 and not self.warm_start.strip():
+            raise ValueError(f"warm_start_games={self.warm_start_games} needs a teacher agent spec (warm_start)")
         object.__setattr__(self, "eval_opponents", tuple(self.eval_opponents))
         if not all(isinstance(name, str) and name.strip() for name in self.eval_opponents):
             raise ValueError(f"eval_opponents must be agent specs (non-empty strings), got {self.eval_opponents!r}")
@@ -192,6 +207,8 @@ class AlphaZeroTrainer:
             raise ValueError(f"eval_opponents: {list(self._opponents())} names the same opponent twice")
         sparring = self.settings.sparring.strip()
         self.sparring = resolve_opponent(sparring, game_name, "sparring") if sparring else ""
+        teacher = self.settings.warm_start.strip()
+        self.teacher = resolve_opponent(teacher, game_name, "warm_start") if teacher else ""
         self.net = PolicyValueNet.for_game(self.game, self.settings.network, seed=self.settings.seed).to(self.device)
         self.optimizer = torch.optim.Adam(
             self.net.parameters(), lr=self.settings.learning_rate, weight_decay=self.settings.weight_decay
@@ -309,6 +326,9 @@ class AlphaZeroTrainer:
         """One iteration: self-play, training, gating, checkpoints, evaluation; returns its history row."""
         settings, seed_of = self.settings, self._iteration_seeds(iteration)
         start = time.perf_counter()
+        if iteration == 1 and settings.warm_start_games and self.teacher:
+            self._stage("warm_start", iteration)
+            self._warm_start(seed_of["warm_start"])
         self._stage("selfplay", iteration)
         examples = self.self_play(settings.games_per_iteration, seed_of["selfplay"])
         save_examples(self._replay_path(iteration), examples)
@@ -347,14 +367,29 @@ class AlphaZeroTrainer:
         budget = self.settings.time_budget_minutes
         return budget is not None and elapsed >= 60 * budget
 
+    def _warm_start(self, seed: int) -> None:
+        """Games of the teacher against itself: saved and kept as iteration 0 of the replay window, trained on,
+        and the trained network becomes the best one (it plays the first self-play)."""
+        teacher = make_agent(self.teacher, self.game_name, seed)
+        seeds = np.random.SeedSequence(seed).generate_state(self.settings.warm_start_games)
+        examples: list[Example] = []
+        with progress_bar(self.progress, len(seeds), "warm start", "game") as bar:
+            for game_seed in seeds:
+                examples += play_demonstration_game(self.game, teacher, int(game_seed))
+                bar.update(1)
+        save_examples(self._replay_path(0), examples)
+        self.buffer.append((0, examples))
+        train_network(self.net, self.optimizer, examples, self.settings, seed + 1)
+        self.best = copy.deepcopy(self.net).eval()
+
     def _forget_replay(self, iteration: int) -> None:
         """Delete the replay file that leaves the window when ``iteration`` joins it."""
         old = iteration - self.settings.buffer_iterations
-        if old >= 1:
+        if old >= 0:
             self._replay_path(old).unlink(missing_ok=True)
 
     def _iteration_seeds(self, iteration: int) -> dict[str, int]:
-        parts = ("selfplay", "train", "arena", "eval")
+        parts = ("selfplay", "train", "arena", "eval", "warm_start")
         states = np.random.SeedSequence((self.settings.seed, iteration)).generate_state(len(parts))
         return {part: int(value) for part, value in zip(parts, states)}
 
