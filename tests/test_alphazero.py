@@ -24,7 +24,7 @@ from baselines.learners.alphazero import (
     save_checkpoint,
 )
 from baselines.learners.alphazero.network import masked_log_softmax
-from baselines.learners.alphazero.selfplay import Example, has_scores, score_margins
+from baselines.learners.alphazero.selfplay import Example, has_scores, play_demonstration_game, score_margins
 from baselines.learners.alphazero.trainer import losses_of, train_network
 from baselines.search.mcts import MCTSAgent
 from boardenvs.registry import list_games, make_game
@@ -288,3 +288,17 @@ def test_bad_sparring_settings_are_named(tmp_path, settings, message) -> None:
     with pytest.raises(ValueError, match=message):
         full = AlphaZeroSettings(eval_games=0, **settings)
         AlphaZeroTrainer("node_conquest", {"rows": 3, "cols": 3}, full, tmp_path, progress=False)
+
+
+def test_a_warm_start_trains_on_the_teachers_moves_and_keeps_them_as_iteration_zero(tmp_path) -> None:
+    game = make_game("node_conquest", rows=3, cols=3, max_plies=30)
+    examples = play_demonstration_game(game, make_agent("greedy", "node_conquest", 0), seed=1)
+    assert all(example.policy.sum() == 1.0 and example.policy.max() == 1.0 for example in examples)
+    assert all(example.mask[int(example.policy.argmax())] for example in examples)
+    settings = AlphaZeroSettings(iterations=1, games_per_iteration=1, selfplay=QUICK, network=TINY, batch_size=8,
+                                 eval_games=0, warm_start="scripted", warm_start_games=3, seed=2)  # fmt: skip
+    trainer = AlphaZeroTrainer("node_conquest", {"rows": 3, "cols": 3, "max_plies": 30}, settings, tmp_path, False)
+    trainer.run()
+    assert [number for number, _ in trainer.buffer] == [0, 1] and (tmp_path / "replay" / "iteration_000.npz").is_file()
+    with pytest.raises(ValueError, match="needs a teacher agent spec"):
+        AlphaZeroSettings(warm_start_games=3)
