@@ -297,3 +297,18 @@ def test_fit_elo_is_symmetric_for_even_results_and_finite_for_perfect_ones() -> 
     assert even == pytest.approx([ELO_MEAN, ELO_MEAN])
     perfect = fit_elo(np.array([[0, 10.0], [0, 0]]), np.array([[0, 10], [10, 0]]))
     assert np.isfinite(perfect).all() and perfect[0] > perfect[1] + 400
+
+
+def test_a_tournament_worker_runs_torch_on_one_thread() -> None:
+    torch = pytest.importorskip("torch")
+    import importlib
+
+    tournament_module = importlib.import_module("baselines.arena.tournament")  # the package exports the function
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        tournament_module._start_worker(make_game("toy_tictactoe"), {"random": RandomAgent(0)}, seed=1)
+        assert torch.get_num_threads() == 1
+    finally:
+        torch.set_num_threads(before)
