@@ -89,17 +89,25 @@ def test_the_alphazero_script_maps_its_flags_like_the_hand_written_mapping() -> 
     from baselines.learners.alphazero import AlphaZeroSettings, NetworkConfig, SelfPlaySettings
     from scripts import train_alphazero
 
-    args = train_alphazero.Args(games=7, simulations=9, channels=16, batch_size=32, workers=2, seed=5)
+    args = train_alphazero.Args(
+        games=7, simulations=9, fast_simulations=3, channels=16, batch_size=32, workers=2, seed=5
+    )
     settings = settings_from(
         args, AlphaZeroSettings, renames=train_alphazero.RENAMES, defaults=train_alphazero.UNEXPOSED
     )
+    selfplay = SelfPlaySettings(
+        "gumbel", 9, exploration=args.exploration, temperature_plies=args.temperature_plies,
+        gumbel_actions=args.gumbel_actions, full_search_fraction=args.full_search_fraction,
+        fast_simulations=args.fast_simulations,
+    )  # fmt: skip
     assert settings == AlphaZeroSettings(
-        iterations=args.iterations, games_per_iteration=7,
-        selfplay=SelfPlaySettings(9, exploration=args.exploration, temperature_plies=args.temperature_plies),
+        iterations=args.iterations, games_per_iteration=7, selfplay=selfplay,
         network=NetworkConfig(channels=16, blocks=args.blocks, hidden=args.hidden),
         buffer_iterations=args.buffer_iterations, epochs=args.epochs, batch_size=32, learning_rate=args.learning_rate,
-        arena_games=args.arena_games, accept_threshold=args.accept_threshold, eval_games=args.eval_games,
-        eval_opponent=args.eval_opponent, workers=2, seed=5,
+        score_weight=args.score_weight, arena_games=args.arena_games, accept_threshold=args.accept_threshold,
+        eval_games=args.eval_games, eval_every=args.eval_every, eval_opponents=tuple(args.eval_opponents),
+        sparring=args.sparring, sparring_fraction=args.sparring_fraction, warm_start=args.warm_start,
+        warm_start_games=args.warm_start_games, device=args.device, workers=2, seed=5,
     )  # fmt: skip
     assert settings.selfplay.batch_size == SelfPlaySettings().batch_size  # not the trainer's batch_size
 
