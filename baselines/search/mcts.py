@@ -135,6 +135,11 @@ class SearchStats:
         return policy / total if total > 0 else policy
 
 
+def _node_value(node: Node, player: int) -> float:
+    """The evaluator's value of ``node`` for ``player`` (0 before the node was evaluated)."""
+    return float(node.raw_values[player]) if node.raw_values is not None else 0.0
+
+
 # -- the agent ------------------------------------------------------------------------------------
 DEFAULT_SIMULATIONS = 200
 """The budget of an :class:`MCTSAgent` given neither ``simulations`` nor ``seconds``."""
@@ -500,10 +505,14 @@ class MCTSAgent(BaseAgent):
         actions = self._legal(game, node, d, state)
         to_move = state.current_player
         priors, visits, values = self._action_statistics(game, node, actions, to_move)
-        node_value = float(node.raw_values[to_move]) if node.raw_values is not None else 0.0
-        policy = gumbel.improved_policy(priors, visits, values, node_value, self.gumbel_c_visit, self.gumbel_c_scale)
+        policy = self._improved_policy(priors, visits, values, _node_value(node, to_move))
         action = actions[gumbel.interior_choice(policy, visits)]
         return self._child(game, node, state, action), action
+
+    def _improved_policy(
+        self, priors: list[float], visits: list[int], values: list[float], node_value: float
+    ) -> list[float]:
+        return gumbel.improved_policy(priors, visits, values, node_value, self.gumbel_c_visit, self.gumbel_c_scale)
 
     def _action_statistics(
         self, game: Game, node: Node, actions: list[int], to_move: int
@@ -553,19 +562,22 @@ class MCTSAgent(BaseAgent):
             done, step = done + ran, step + ran
         return done
 
-    def _gumbel_scores(self, game: Game, root: Node, player: int) -> tuple[list[int], list[float]]:
-        """Root visits and ``g + log prior + sigma(completed Q)`` of every root action."""
+    def _gumbel_scores(
+        self, game: Game, root: Node, player: int
+    ) -> tuple[list[int], list[float], tuple[list[float], list[int], list[float]]]:
+        """Root visits, ``g + log prior + sigma(completed Q)`` of every root action, and the statistics
+        (priors, visits, values) they come from."""
         actions, scores, _ = self._gumbel_root
-        priors, visits, values = self._action_statistics(game, root, actions, player)
-        node_value = float(root.raw_values[player]) if root.raw_values is not None else 0.0
-        completed = gumbel.completed_values(priors, visits, values, node_value)
+        statistics = self._action_statistics(game, root, actions, player)
+        priors, visits, values = statistics
+        completed = gumbel.completed_values(priors, visits, values, _node_value(root, player))
         sigmas = gumbel.sigma(completed, visits, self.gumbel_c_visit, self.gumbel_c_scale)
-        return visits, [score + s for score, s in zip(scores, sigmas)]
+        return visits, [score + s for score, s in zip(scores, sigmas)], statistics
 
     def _gumbel_root_action(self, game: Game, root: Node, player: int, target: int) -> int:
         """The best considered action among those with ``target`` visits (else among the least visited)."""
         actions, _, considered = self._gumbel_root
-        visits, scores = self._gumbel_scores(game, root, player)
+        visits, scores, _ = self._gumbel_scores(game, root, player)
         candidates = [i for i in considered if visits[i] == target]
         if not candidates:
             fewest = min(visits[i] for i in considered)
@@ -575,12 +587,10 @@ class MCTSAgent(BaseAgent):
     def _gumbel_final(self, game: Game, root: Node, player: int) -> tuple[int, dict[int, float]]:
         """The move (the best of the most visited considered actions) and the root's improved policy."""
         actions, _, considered = self._gumbel_root
-        visits, scores = self._gumbel_scores(game, root, player)
+        visits, scores, (priors, _, values) = self._gumbel_scores(game, root, player)
         most = max(visits[i] for i in considered)
         action = actions[max((i for i in considered if visits[i] == most), key=lambda i: scores[i])]
-        priors, _, values = self._action_statistics(game, root, actions, player)
-        node_value = float(root.raw_values[player]) if root.raw_values is not None else 0.0
-        policy = gumbel.improved_policy(priors, visits, values, node_value, self.gumbel_c_visit, self.gumbel_c_scale)
+        policy = self._improved_policy(priors, visits, values, _node_value(root, player))
         return action, dict(zip(actions, policy))
 
     @staticmethod

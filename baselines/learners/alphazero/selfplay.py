@@ -40,6 +40,10 @@ class Example:
     score: np.ndarray
 
 
+SEARCHES = ("gumbel", "puct")
+"""The root searches self-play can use."""
+
+
 @dataclass(frozen=True)
 class SelfPlaySettings:
     """How self-play searches.
@@ -104,10 +108,6 @@ class SelfPlaySettings:
             reuse_tree=False if gumbel else not noise,
             gumbel_actions=self.gumbel_actions,
         )
-
-
-SEARCHES = ("gumbel", "puct")
-"""The root searches self-play can use."""
 
 
 def play_selfplay_game(

@@ -202,8 +202,9 @@ class AlphaZeroTrainer:
         self.settings = settings or AlphaZeroSettings()
         self.out_dir, self.progress, self.on_stage = Path(out_dir), progress, on_stage
         self.device = resolve_device(self.settings.device)
-        self.opponents = {label_of(spec, game_name): resolve_opponent(spec, game_name) for spec in self._opponents()}
-        if len(self.opponents) < len(self._opponents()):
+        specs = [resolve_opponent(spec, game_name) for spec in self._opponents()]
+        self.opponents = {label_of(spec): spec for spec in specs}
+        if len(self.opponents) < len(specs):
             raise ValueError(f"eval_opponents: {list(self._opponents())} names the same opponent twice")
         sparring = self.settings.sparring.strip()
         self.sparring = resolve_opponent(sparring, game_name, "sparring") if sparring else ""
@@ -315,8 +316,7 @@ class AlphaZeroTrainer:
             yield self.history[-1]
 
     def _budget_spent(self) -> bool:
-        budget = self.settings.time_budget_minutes
-        return budget is not None and bool(self.history) and self.history[-1]["elapsed_seconds"] >= 60 * budget
+        return bool(self.history) and self._would_spend_budget(self.history[-1]["elapsed_seconds"])
 
     def _stage(self, stage: str, iteration: int) -> None:
         if self.on_stage is not None:
@@ -488,11 +488,10 @@ def resolve_opponent(spec: str, game_name: str, setting: str = "eval_opponents")
     return spec
 
 
-def label_of(spec: str, game_name: str) -> str:
-    """The history's name of an evaluation opponent: its spec (``"scripted"`` resolved) in lower case with every
-    run of other characters than letters and digits made one ``_`` (``mcts:simulations=50`` -> ``mcts_simulations_50``).
-    """
-    return re.sub(r"[^a-z0-9]+", "_", resolve_opponent(spec, game_name).lower()).strip("_")
+def label_of(spec: str) -> str:
+    """The history's name of a (resolved) evaluation opponent: its spec in lower case with every run of other
+    characters than letters and digits made one ``_`` (``mcts:simulations=50`` -> ``mcts_simulations_50``)."""
+    return re.sub(r"[^a-z0-9]+", "_", spec.lower()).strip("_")
 
 
 def eval_columns(label: str) -> tuple[str, str, str]:
