@@ -34,6 +34,8 @@ from boardenvs.rendering import RENDER_FPS, RENDER_MODES, HumanWindow, check_ren
 
 OBSERVATION_FORMATS: tuple[str, ...] = ("array", "dict")
 """``"array"``: one float32 array; ``"dict"``: a ``spaces.Dict`` of the named fields of ``spec.observation_fields``."""
+OBSERVATION_LAYOUTS: tuple[str, ...] = ("channels_first", "channels_last")
+"""Board planes as ``(C, H, W)`` (the games' own, torch's) or ``(H, W, C)`` (PettingZoo classic's, RLlib's CNNs)."""
 
 ObsDict = dict[str, Any]
 
@@ -49,6 +51,24 @@ def check_observation_format(observation_format: str) -> None:
     check_choice("observation_format", observation_format, OBSERVATION_FORMATS)
 
 
+def check_observation_layout(spec: GameSpec, observation_layout: str) -> None:
+    """Raise ``ValueError`` naming ``observation_layout`` unless it is one of :data:`OBSERVATION_LAYOUTS` and fits
+    the game (``"channels_last"`` needs board planes)."""
+    check_choice("observation_layout", observation_layout, OBSERVATION_LAYOUTS)
+    if observation_layout == "channels_last" and len(spec.observation_shape) != 3:
+        raise ValueError(
+            f"observation_layout='channels_last' needs board planes (C, H, W), but {spec.name}'s observation is a "
+            f"vector of shape {spec.observation_shape}; use observation_layout='channels_first'"
+        )
+
+
+def in_layout(array: np.ndarray, observation_layout: str) -> np.ndarray:
+    """``array`` (channels first) in ``observation_layout``: ``(C, H, W)`` as is, or a fresh ``(H, W, C)``."""
+    if observation_layout == "channels_last":
+        return np.ascontiguousarray(np.moveaxis(array, 0, -1))
+    return array
+
+
 def observation_bounds(spec: GameSpec) -> tuple[np.ndarray, np.ndarray]:
     """Per-element ``(low, high)`` float32 arrays of the observation, from the bounds of its named fields."""
     low = np.full(spec.observation_shape, -np.inf, dtype=np.float32)
@@ -59,30 +79,49 @@ def observation_bounds(spec: GameSpec) -> tuple[np.ndarray, np.ndarray]:
     return low, high
 
 
-def observation_space(spec: GameSpec, observation_format: str = "array") -> spaces.Space:
+def observation_space(
+    spec: GameSpec, observation_format: str = "array", observation_layout: str = "channels_first"
+) -> spaces.Space:
     """The space of the game's observation: one float32 ``Box``, or a ``Dict`` of one ``Box`` per named field."""
     check_observation_format(observation_format)
+    check_observation_layout(spec, observation_layout)
     if observation_format == "array":
         low, high = observation_bounds(spec)
-        return spaces.Box(low, high, dtype=np.float32)
+        return spaces.Box(in_layout(low, observation_layout), in_layout(high, observation_layout), dtype=np.float32)
     rest = tuple(spec.observation_shape[1:])
-    return spaces.Dict(
-        {f.name: spaces.Box(f.low, f.high, (f.size, *rest), dtype=np.float32) for f in spec.observation_fields}
-    )
+    boxes = {}
+    for f in spec.observation_fields:
+        shape = (*rest, f.size) if observation_layout == "channels_last" else (f.size, *rest)
+        boxes[f.name] = spaces.Box(f.low, f.high, shape, dtype=np.float32)
+    return spaces.Dict(boxes)
 
 
-def masked_observation_space(spec: GameSpec, observation_format: str = "array") -> spaces.Dict:
+def masked_observation_space(
+    spec: GameSpec, observation_format: str = "array", observation_layout: str = "channels_first"
+) -> spaces.Dict:
     """``Dict(observation=..., action_mask=Box(0, 1, (num_actions,), int8))``."""
     return spaces.Dict(
         {
-            "observation": observation_space(spec, observation_format),
+            "observation": observation_space(spec, observation_format, observation_layout),
             "action_mask": spaces.Box(0, 1, (spec.num_actions,), dtype=np.int8),
         }
     )
 
 
+def state_space(spec: GameSpec, observation_layout: str = "channels_first") -> spaces.Box:
+    """The space of ``Game.global_state``: the observation's bounds once per seat, stacked on the first axis."""
+    check_observation_layout(spec, observation_layout)
+    low, high = (np.concatenate([bound] * spec.num_players, axis=0) for bound in observation_bounds(spec))
+    return spaces.Box(in_layout(low, observation_layout), in_layout(high, observation_layout), dtype=np.float32)
+
+
 def encode_observation(
-    game: Game, state: Any, player: int, observation_format: str, mask: np.ndarray | None
+    game: Game,
+    state: Any,
+    player: int,
+    observation_format: str,
+    mask: np.ndarray | None,
+    observation_layout: str = "channels_first",
 ) -> ObsDict:
     """The masked observation of ``player``: fresh arrays, ``mask=None`` gives an all-zero action mask.
 
@@ -92,8 +131,12 @@ def encode_observation(
     num_actions = game.spec.num_actions
     action_mask = np.zeros(num_actions, dtype=np.int8) if mask is None else np.asarray(mask).astype(np.int8)
     if observation_format == "dict":
-        return {"observation": game.spec.split_observation(observation), "action_mask": action_mask}
-    return {"observation": observation, "action_mask": action_mask}
+        fields = game.spec.split_observation(observation)
+        return {
+            "observation": {name: in_layout(part, observation_layout) for name, part in fields.items()},
+            "action_mask": action_mask,
+        }
+    return {"observation": in_layout(observation, observation_layout), "action_mask": action_mask}
 
 
 def new_events(before: Any, after: Any) -> list[Any] | None:
@@ -140,11 +183,17 @@ class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
         game_name: A name from ``boardenvs.list_games()``; subclasses made for one game set ``default_game``.
         render_mode: ``None``, ``"ansi"`` (text), ``"rgb_array"`` (``uint8[H, W, 3]``) or ``"human"`` (pygame).
         observation_format: ``"array"`` or ``"dict"`` (named fields, see ``GameSpec.observation_fields``).
+        observation_layout: ``"channels_first"`` (``(C, H, W)``) or ``"channels_last"`` (``(H, W, C)``, PettingZoo
+            classic's layout; board games only) for the observation and :meth:`state`.
+        events: put the new events each agent may see in ``infos[agent]["events"]`` after every step (games that
+            log events: Splendor, Gravwell). Off by default: a list whose length varies cannot be stored by
+            replay buffers (Tianshou); search agents read events from the game state, not from ``infos``.
         preset: A named config preset of the game (``boardenvs.list_presets``).
         **config: Fields of the game's config, e.g. ``board_size=5``.
 
     Attributes:
         game: The ``Game`` object.
+        state_space: The space of :meth:`state` (every seat's observation stacked; for centralized training).
         game_state: The current game state (``None`` before ``reset``); agents and tools may read it.
         np_random: The generator every setup random choice comes from (reseeded by ``reset(seed=...)``).
 
@@ -166,21 +215,36 @@ class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
         *,
         render_mode: str | None = None,
         observation_format: str = "array",
+        observation_layout: str = "channels_first",
+        events: bool = False,
         preset: str | None = None,
         **config: Any,
     ) -> None:
         game_name = self._resolve_game_name(game_name)
         check_render_mode(render_mode)
         check_observation_format(observation_format)
+        if not isinstance(events, bool):
+            raise ValueError(f"events must be True or False, got {events!r}")
         EzPickle.__init__(
-            self, game_name, render_mode=render_mode, observation_format=observation_format, preset=preset, **config
+            self,
+            game_name,
+            render_mode=render_mode,
+            observation_format=observation_format,
+            observation_layout=observation_layout,
+            events=events,
+            preset=preset,
+            **config,
         )
         super().__init__()
         self.game: Game = make_game(game_name, preset=preset, **config)
+        check_observation_layout(self.game.spec, observation_layout)
         self.game_state: Any = None
         self._masks = LegalMaskCache()
         self.render_mode = render_mode
         self.observation_format = observation_format
+        self.observation_layout = observation_layout
+        self.events = events
+        self.state_space = state_space(self.game.spec, observation_layout)
         self.metadata = self._instance_metadata(self.game.spec)
         self._build_agents_and_spaces(self.game.spec)
         self.np_random, self.np_random_seed = seeding.np_random()
@@ -205,7 +269,8 @@ class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
         self.possible_agents = [agent_name(p) for p in range(spec.num_players)]
         self._player_of = {agent: p for p, agent in enumerate(self.possible_agents)}
         self.observation_spaces = {
-            agent: masked_observation_space(spec, self.observation_format) for agent in self.possible_agents
+            agent: masked_observation_space(spec, self.observation_format, self.observation_layout)
+            for agent in self.possible_agents
         }
         self.action_spaces = {agent: spaces.Discrete(spec.num_actions) for agent in self.possible_agents}
 
@@ -272,7 +337,7 @@ class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
         return action
 
     def _step_infos(self, before: Any, after: Any) -> dict[str, dict[str, Any]]:
-        events = new_events(before, after)
+        events = new_events(before, after) if self.events else None
         if events is None:
             return {agent: {} for agent in self.agents}
         return {
@@ -300,7 +365,12 @@ class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
         state = self._require_state()
         player = self._player_index(agent)
         mask = self._legal_mask() if state.current_player == player else None
-        return encode_observation(self.game, state, player, self.observation_format, mask)
+        return encode_observation(self.game, state, player, self.observation_format, mask, self.observation_layout)
+
+    def state(self) -> np.ndarray:
+        """The global state (``state_space``): every seat's observation stacked in seat order, hidden information
+        included. For centralized training (a critic); never hand it to a player."""
+        return in_layout(self.game.global_state(self._require_state()), self.observation_layout)
 
     def _legal_mask(self) -> np.ndarray:
         """The legal actions of the current state, computed once per state (``last()`` and ``step`` share it)."""

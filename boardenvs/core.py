@@ -67,6 +67,12 @@ class GameSpec:
         """The typed view of one observation array: a fresh array per named field."""
         return {f.name: observation[f.start : f.stop].copy() for f in self.observation_fields}
 
+    @property
+    def state_shape(self) -> tuple[int, ...]:
+        """Shape of :meth:`Game.global_state`: every seat's observation stacked along the first axis."""
+        first, *rest = self.observation_shape
+        return (self.num_players * first, *rest)
+
 
 class State(Protocol):
     """What every game state offers; each game defines its own concrete class."""
@@ -320,6 +326,25 @@ class Game(ABC, Generic[S, M]):
     def legal_actions(self, state: S) -> np.ndarray:
         """Sorted ids of the legal actions (``int64``; may be read-only and shared, like the mask)."""
         return self.legal_action_mask(state).nonzero()[0]
+
+    def global_state(self, state: S) -> np.ndarray:
+        """``float32[spec.state_shape]``: every seat's :meth:`observe` stacked in seat order, for centralized
+        training (a critic that sees what any player knows). It holds every player's hidden information, so it is
+        never given to a player; what no player knows yet (the order of undealt cards) is not in it."""
+        views = [np.asarray(self.observe(state, player), dtype=np.float32) for player in range(self.spec.num_players)]
+        return np.concatenate(views, axis=0)
+
+    def simultaneous_players(self, state: S) -> tuple[int, ...]:
+        """The players who choose their next actions at once, none seeing the others' choices: the player to
+        move, unless the game is in a secret simultaneous phase (Gravwell's card commit). Their actions are
+        applied in this order; ``()`` once the game is over."""
+        return () if self.is_terminal(state) else (state.current_player,)  # type: ignore[attr-defined]
+
+    def legal_action_mask_of(self, state: S, player: int) -> np.ndarray:
+        """The legal actions of ``player``, one of :meth:`simultaneous_players` (``ValueError`` for another)."""
+        if player != state.current_player:  # type: ignore[attr-defined]
+            raise ValueError(f"player {player} does not act in this state; {self.simultaneous_players(state)} do")
+        return self.legal_action_mask(state)
 
     def determinize(self, state: S, player: int, rng: np.random.Generator) -> S:
         """A state ``player`` cannot tell apart from ``state``; a plain copy for perfect information."""

@@ -38,6 +38,7 @@ from boardenvs.aec import (
     LegalMaskCache,
     ObsDict,
     check_observation_format,
+    check_observation_layout,
     encode_observation,
     masked_observation_space,
 )
@@ -128,6 +129,8 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
         opponent: See the module docstring; a list gives one opponent per opponent seat, in increasing seat order.
         learner_seat: The learner's player id, or ``None`` for a random seat each episode (from ``np_random``).
         observation_format: ``"array"`` or ``"dict"`` (named fields of ``spec.observation_fields``).
+        observation_layout: ``"channels_first"`` (``(C, H, W)``) or ``"channels_last"`` (``(H, W, C)``; board
+            games only).
         illegal_action_penalty: The reward of an illegal action, which also ends the episode.
         render_mode: ``None``, ``"ansi"``, ``"rgb_array"`` or ``"human"``.
         preset: A named config preset of the game.
@@ -150,12 +153,15 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
         illegal_action_penalty: float = -1.0,
         render_mode: str | None = None,
         preset: str | None = None,
+        observation_layout: str = "channels_first",
         **config: Any,
     ) -> None:
         check_render_mode(render_mode)
         check_observation_format(observation_format)
         self.game = make_game(game_name, preset=preset, **config)
         spec = self.game.spec
+        check_observation_layout(spec, observation_layout)
+        self.observation_layout = observation_layout
         if learner_seat is not None:
             check_int("learner_seat", learner_seat, 0, spec.num_players - 1)
         self.game_name = game_name
@@ -164,7 +170,7 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
         self.illegal_action_penalty = _as_penalty(illegal_action_penalty)
         self.render_mode = render_mode
         self.metadata = {**type(self).metadata, "render_modes": list(RENDER_MODES)}
-        self.observation_space = masked_observation_space(spec, observation_format)
+        self.observation_space = masked_observation_space(spec, observation_format, observation_layout)
         self.action_space = spaces.Discrete(spec.num_actions)
         self.opponents = make_opponents(opponent, game_name, spec.num_players - 1)
         self.game_state: Any = None
@@ -233,11 +239,13 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
         """The legal actions of the player to move now, computed once per state (do not modify it)."""
         return self._masks.mask(self.game, self.game_state)
 
-    def observation_of(self, player: int) -> ObsDict:
-        """The observation dict of ``player`` now, with its mask if it is to act (used for callable opponents)."""
+    def observation_of(self, player: int, mask: np.ndarray | None = None) -> ObsDict:
+        """The observation dict of ``player`` now, with ``mask``, or by default its legal actions if it is to act
+        (used for callable opponents)."""
         state = self.game_state
-        mask = self.legal_mask() if state.current_player == player else None
-        return encode_observation(self.game, state, player, self.observation_format, mask)
+        if mask is None and state.current_player == player:
+            mask = self.legal_mask()
+        return encode_observation(self.game, state, player, self.observation_format, mask, self.observation_layout)
 
     # -- internals ------------------------------------------------------------------------------
     def _choose_seat(self, seat_option: Any) -> int:
@@ -291,7 +299,7 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
 
     def _observation(self) -> ObsDict:
         mask = self.action_masks()
-        return encode_observation(self.game, self.game_state, self.learner_seat, self.observation_format, mask)
+        return self.observation_of(self.learner_seat, mask)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "learner_seat": int(self.learner_seat)}

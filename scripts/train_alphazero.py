@@ -89,6 +89,8 @@ class Args:
     game's scripted agent)."""
     warm_start_games: int = 0
     """Games of the --warm-start teacher (0: no warm start, pure AlphaZero)."""
+    keep_warm_start: bool = False
+    """Keep the warm start's examples in every replay window (they never age out)."""
     minutes: float = 0.0
     """Training-time budget in minutes: stop after the iteration that reaches it (0: no budget)."""
     device: str = "auto"

@@ -253,8 +253,17 @@ def test_rewards_of_a_repeating_winner_are_counted_once() -> None:
     assert raw.rewards == expected and raw._cumulative_rewards == expected
 
 
-def test_new_events_are_passed_through_infos() -> None:
+def test_infos_carry_no_events_unless_asked_for() -> None:
     raw = BoardGameAEC("toy_countdown", num_players=3, start=20)
+    raw.reset(seed=0)
+    raw.step(2)
+    assert raw.infos == {agent: {} for agent in raw.possible_agents}
+    with pytest.raises(ValueError, match="events must be True or False"):
+        BoardGameAEC("toy_countdown", events="yes")
+
+
+def test_new_events_are_passed_through_infos() -> None:
+    raw = BoardGameAEC("toy_countdown", num_players=3, start=20, events=True)
     raw.reset(seed=0)
     assert raw.infos == {agent: {} for agent in raw.possible_agents}
     first = raw.game_state.current_player
@@ -263,14 +272,14 @@ def test_new_events_are_passed_through_infos() -> None:
     raw.step(0)
     assert all(info["events"] == [((first + 2) % 3, 0)] for info in raw.infos.values())
     assert raw.infos["player_0"] is not raw.infos["player_1"]
-    tictactoe = BoardGameAEC("toy_tictactoe")
+    tictactoe = BoardGameAEC("toy_tictactoe", events=True)
     tictactoe.reset()
     tictactoe.step(0)
     assert tictactoe.infos == {"player_0": {}, "player_1": {}}
 
 
 def test_each_agent_gets_only_the_events_the_game_lets_it_see(monkeypatch) -> None:
-    raw = BoardGameAEC("toy_countdown", num_players=3, start=20)
+    raw = BoardGameAEC("toy_countdown", num_players=3, start=20, events=True)
     own_events_only = lambda state, events, player: [e for e in events if e[0] == player]  # noqa: E731
     monkeypatch.setattr(raw.game, "visible_events", own_events_only)
     raw.reset(seed=0)
@@ -472,6 +481,7 @@ def test_quoridor_v0_is_importable_pettingzoo_style() -> None:
 
     assert issubclass(quoridor_v0.raw_env, BoardGameAEC)
     assert quoridor_v0.raw_env.metadata["name"] == "quoridor_v0"
+    assert quoridor_v0.raw_env.__module__ == "boardenvs.quoridor_v0"
     wrapped = quoridor_v0.env(board_size=5, render_mode="ansi")
     assert wrapped.metadata["name"] == "quoridor_v0"
     assert type(wrapped.unwrapped) is quoridor_v0.raw_env

@@ -41,7 +41,7 @@ def test_my_reserves_are_visible_and_others_face_down_reserves_show_only_their_l
 
 
 def test_the_env_passes_each_agent_the_events_it_may_see() -> None:
-    raw = BoardGameAEC("splendor", preset="3p")
+    raw = BoardGameAEC("splendor", preset="3p", events=True)
     raw.reset(seed=0)
     mover = raw.game_state.current_player
     raw.step(raw.game.parse_action(raw.game_state, "reserve deck L1"))

@@ -105,6 +105,8 @@ class AlphaZeroSettings:
         sparring_fraction: share of each iteration's games against ``sparring``, in [0, 1] (0: pure self-play).
         warm_start: agent spec of the teacher of the warm start (``"scripted"`` allowed; ``""``: none).
         warm_start_games: games of the teacher against itself before the first self-play, >= 0 (0: none).
+        keep_warm_start: the warm start's examples stay in every replay window instead of ageing out like an
+            iteration's (the imitation keeps anchoring the policy while self-play trains the values).
         eval_simulations: simulations per move of the network's player in gating and evaluation, >= 1
             (``None``: ``selfplay.simulations``).
         time_budget_minutes: stop after the first iteration whose cumulative self-play and training time
@@ -135,6 +137,7 @@ class AlphaZeroSettings:
     sparring_fraction: float = 0.0
     warm_start: str = ""
     warm_start_games: int = 0
+    keep_warm_start: bool = False
     eval_simulations: int | None = None
     time_budget_minutes: float | None = None
     workers: int = 1
@@ -158,6 +161,8 @@ class AlphaZeroSettings:
             raise ValueError(f"sparring_fraction={self.sparring_fraction} needs a sparring agent spec (sparring)")
         if self.warm_start_games > 0 and not self.warm_start.strip():
             raise ValueError(f"warm_start_games={self.warm_start_games} needs a teacher agent spec (warm_start)")
+        if self.keep_warm_start and self.warm_start_games == 0:
+            raise ValueError("keep_warm_start=True needs a warm start (warm_start_games > 0)")
         object.__setattr__(self, "eval_opponents", tuple(self.eval_opponents))
         if not all(isinstance(name, str) and name.strip() for name in self.eval_opponents):
             raise ValueError(f"eval_opponents must be agent specs (non-empty strings), got {self.eval_opponents!r}")
@@ -216,6 +221,7 @@ class AlphaZeroTrainer:
         )
         self.best = copy.deepcopy(self.net).eval()
         self.buffer: deque[tuple[int, list[Example]]] = deque(maxlen=self.settings.buffer_iterations)
+        self.demonstrations: list[tuple[int, list[Example]]] = []  # the warm start's, with keep_warm_start
         self.history: list[dict[str, Any]] = []
         if resume and force:
             raise ValueError("resume and force exclude each other: resume continues a run, force replaces it")
@@ -263,7 +269,7 @@ class AlphaZeroTrainer:
             "best": {key: value.cpu() for key, value in self.best.state_dict().items()},
             "optimizer": self.optimizer.state_dict(),
             "history": self.history,
-            "replay": [number for number, _ in self.buffer],
+            "replay": [number for number, _ in (*self.demonstrations, *self.buffer)],
         }
         atomic_write(self.state_path, lambda temporary: torch.save(state, temporary))
 
@@ -289,7 +295,8 @@ class AlphaZeroTrainer:
         self.optimizer.load_state_dict(state["optimizer"])
         self.history = list(state["history"])
         for number in state["replay"]:
-            self.buffer.append((number, load_examples(self._replay_path(number))))
+            kept = number == 0 and self.settings.keep_warm_start
+            (self.demonstrations if kept else self.buffer).append((number, load_examples(self._replay_path(number))))
 
     # -- the loop -------------------------------------------------------------------------------------
     @property
@@ -336,7 +343,7 @@ class AlphaZeroTrainer:
         self.buffer.append((iteration, examples))
         selfplay_seconds = time.perf_counter() - start
         self._stage("train", iteration)
-        window = [example for _, chunk in self.buffer for example in chunk]
+        window = [example for _, chunk in (*self.demonstrations, *self.buffer) for example in chunk]
         losses = train_network(self.net, self.optimizer, window, settings, seed_of["train"])
         self._stage("arena", iteration)
         arena = self.arena(seed_of["arena"]) if settings.arena_games else -1.0
@@ -378,14 +385,14 @@ class AlphaZeroTrainer:
                 examples += play_demonstration_game(self.game, teacher, int(game_seed))
                 bar.update(1)
         save_examples(self._replay_path(0), examples)
-        self.buffer.append((0, examples))
+        (self.demonstrations if self.settings.keep_warm_start else self.buffer).append((0, examples))
         train_network(self.net, self.optimizer, examples, self.settings, seed + 1)
         self.best = copy.deepcopy(self.net).eval()
 
     def _forget_replay(self, iteration: int) -> None:
         """Delete the replay file that leaves the window when ``iteration`` joins it."""
         old = iteration - self.settings.buffer_iterations
-        if old >= 0:
+        if old > 0 or (old == 0 and not self.settings.keep_warm_start):
             self._replay_path(old).unlink(missing_ok=True)
 
     def _iteration_seeds(self, iteration: int) -> dict[str, int]:

@@ -188,12 +188,28 @@ class Gravwell(Game[GravwellState, Move]):
         if player < 0:
             return self._no_mask
         phase = state.phase
-        if phase == COMMIT:  # from two 13-card halves of the hand
-            hand = state.hands[player]
-            return _frombuffer(self._low_half[hand & 8191] + self._high_half[hand >> 13], _BOOL)
+        if phase == COMMIT:
+            return self._hand_mask(state.hands[player])
         if phase == DRAFT:
             return self._draft_masks[state.free]
         return self._stop_mask
+
+    def _hand_mask(self, hand: int) -> np.ndarray:
+        """The commit mask of a hand (card bits), from its two 13-card halves."""
+        return _frombuffer(self._low_half[hand & 8191] + self._high_half[hand >> 13], _BOOL)
+
+    def simultaneous_players(self, state: GravwellState) -> tuple[int, ...]:
+        """In the commit phase every seat that has not committed yet (seats commit in order, in secret)."""
+        player = state.current_player
+        if player >= 0 and state.phase == COMMIT:
+            return tuple(range(player, self.config.num_players))
+        return super().simultaneous_players(state)
+
+    def legal_action_mask_of(self, state: GravwellState, player: int) -> np.ndarray:
+        """A committing seat may play any card of its own hand, whatever the seats before it chose."""
+        if player != state.current_player and player in self.simultaneous_players(state):
+            return self._hand_mask(state.hands[player])
+        return super().legal_action_mask_of(state, player)
 
     def legal_actions(self, state: GravwellState) -> np.ndarray:
         """A read-only array shared between calls (copy it before changing it)."""

@@ -1,0 +1,238 @@
+"""PettingZoo Parallel adapter: every registered game as a ``ParallelEnv`` (``<game>_v0.parallel_env()``).
+
+Each ``step(actions)`` is one decision point of the game. In an alternating game the agent to move acts alone
+(the other agents see an all-zero mask and may send any action or none; it is ignored). In a secret simultaneous
+phase (Gravwell's card commit, ``Game.simultaneous_players``) every committing agent acts in the same step: each
+chose from the observation at the start of the step, so none saw another's card, as at the table.
+
+Observations, spaces and ``state()`` are those of the AEC env (``boardenvs.aec``): ``{"observation",
+"action_mask"}`` per agent, an all-zero mask for agents that do not act now. Rewards are the game's returns in
+the step that ends it, when every agent terminates (or truncates at the move cap) and ``agents`` empties.
+
+Example:
+    >>> from boardenvs import gravwell_v0
+    >>> env = gravwell_v0.parallel_env(num_players=2)
+    >>> observations, infos = env.reset(seed=0)
+    >>> sorted(observations)
+    ['player_0', 'player_1']
+"""
+
+from __future__ import annotations
+
+from numbers import Real
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle, seeding
+from pettingzoo import ParallelEnv
+
+from boardenvs.aec import (
+    ObsDict,
+    agent_name,
+    check_observation_format,
+    check_observation_layout,
+    encode_observation,
+    in_layout,
+    masked_observation_space,
+    state_space,
+)
+from boardenvs.core import Game
+from boardenvs.registry import make_game
+from boardenvs.rendering import RENDER_FPS, RENDER_MODES, HumanWindow, check_render_mode, render_state
+
+
+class BoardGameParallel(ParallelEnv[str, ObsDict, int], EzPickle):
+    """A registered game as a PettingZoo ``ParallelEnv`` (see the module docstring).
+
+    Args:
+        game_name: A name from ``boardenvs.list_games()``.
+        render_mode: ``None``, ``"ansi"``, ``"rgb_array"`` or ``"human"``.
+        observation_format: ``"array"`` or ``"dict"``.
+        observation_layout: ``"channels_first"`` or ``"channels_last"`` (board games only).
+        illegal_reward: ``None``: an illegal action raises ``ValueError`` (the raw env). A number: the game ends
+            at once, the offending agent gets it and the others 0 (PettingZoo classic's ``TerminateIllegal``).
+        preset: A named config preset of the game.
+        **config: Fields of the game's config.
+    """
+
+    metadata: dict[str, Any] = {"name": "", "render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS}
+
+    def __init__(
+        self,
+        game_name: str,
+        *,
+        render_mode: str | None = None,
+        observation_format: str = "array",
+        observation_layout: str = "channels_first",
+        illegal_reward: float | None = None,
+        preset: str | None = None,
+        **config: Any,
+    ) -> None:
+        check_render_mode(render_mode)
+        check_observation_format(observation_format)
+        if illegal_reward is not None and (isinstance(illegal_reward, bool) or not isinstance(illegal_reward, Real)):
+            raise ValueError(f"illegal_reward must be a number or None, got {illegal_reward!r}")
+        EzPickle.__init__(
+            self,
+            game_name,
+            render_mode=render_mode,
+            observation_format=observation_format,
+            observation_layout=observation_layout,
+            illegal_reward=illegal_reward,
+            preset=preset,
+            **config,
+        )
+        self.game: Game = make_game(game_name, preset=preset, **config)
+        spec = self.game.spec
+        check_observation_layout(spec, observation_layout)
+        self.render_mode = render_mode
+        self.observation_format = observation_format
+        self.observation_layout = observation_layout
+        self.illegal_reward = illegal_reward
+        self.metadata = {**type(self).metadata, "name": f"{spec.name}_v{spec.version}"}
+        self.possible_agents = [agent_name(p) for p in range(spec.num_players)]
+        self.agents: list[str] = []
+        self.observation_spaces = {
+            agent: masked_observation_space(spec, observation_format, observation_layout)
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(spec.num_actions) for agent in self.possible_agents}
+        self.state_space = state_space(spec, observation_layout)
+        self.game_state: Any = None
+        self.np_random, self.np_random_seed = seeding.np_random()
+        self._window: HumanWindow | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # -- reset / step ---------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
+        """Start a new game; ``seed`` reseeds ``np_random``. Returns every agent's observation and empty infos."""
+        del options  # no options are defined
+        if seed is not None:
+            self.np_random, self.np_random_seed = seeding.np_random(seed)
+        self.game_state = self.game.initial_state(self.np_random)
+        self.agents = self.possible_agents[:]
+        if self.render_mode == "human":
+            self.render()
+        return self._observations(self.agents), {agent: {} for agent in self.agents}
+
+    def acting_agents(self) -> list[str]:
+        """The agents whose actions the next ``step`` needs (the player to move, or every secret committer)."""
+        if not self.agents:
+            return []
+        return [agent_name(p) for p in self.game.simultaneous_players(self.game_state)]
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
+        """Apply the actions of :meth:`acting_agents` (in seat order); the other live agents' entries are ignored.
+
+        Raises:
+            RuntimeError: the game is over (or never started): call ``reset``.
+            ValueError: an acting agent's action is missing, an entry names an agent that is not playing, or an
+                action is illegal (with ``illegal_reward=None``).
+        """
+        if not self.agents:
+            raise RuntimeError("the game is over (or never started): call reset()")
+        acting = self._check_actions(actions)
+        live, state = self.agents[:], self.game_state
+        for agent in acting:
+            action = _as_action(actions[agent], agent)
+            player = self.possible_agents.index(agent)
+            mask = self.game.legal_action_mask_of(self.game_state, player)
+            if not (0 <= action < mask.shape[0] and mask[action]):
+                return self._illegal(agent, action, live)
+            state = self.game.apply(state, action)
+        self.game_state = state
+        return self._outcome(live)
+
+    def _check_actions(self, actions: dict[str, Any]) -> list[str]:
+        if not isinstance(actions, dict):
+            raise ValueError(f"actions must be a dict of agent -> action, got {type(actions).__name__}")
+        extra = sorted(set(actions) - set(self.agents))
+        if extra:
+            raise ValueError(f"actions for agents that are not playing: {extra}; agents are {self.agents}")
+        acting = self.acting_agents()
+        missing = [agent for agent in acting if actions.get(agent) is None]
+        if missing:
+            raise ValueError(f"no action for {missing}: agents {acting} act in this step")
+        return acting
+
+    def _outcome(self, live: list[str]) -> tuple[dict, dict, dict, dict, dict]:
+        state = self.game_state
+        finished = self.game.is_terminal(state)
+        returns = self.game.returns(state) if finished else np.zeros(len(self.possible_agents))
+        truncated = finished and self.game.is_truncated(state)
+        rewards = {agent: float(returns[self.possible_agents.index(agent)]) for agent in live}
+        observations = self._observations(live)
+        if finished:
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        terminations = dict.fromkeys(live, finished and not truncated)
+        truncations = dict.fromkeys(live, truncated)
+        return observations, rewards, terminations, truncations, {agent: {} for agent in live}
+
+    def _illegal(self, offender: str, action: int, live: list[str]) -> tuple[dict, dict, dict, dict, dict]:
+        if self.illegal_reward is None:
+            raise ValueError(
+                f"illegal action {action} for agent {offender} in {self.metadata['name']}; "
+                "legal actions are those with observation['action_mask'] == 1"
+            )
+        rewards = {agent: float(self.illegal_reward) if agent == offender else 0.0 for agent in live}
+        observations = self._observations(live)
+        self.agents = []
+        done = dict.fromkeys(live, True)
+        return observations, rewards, done, dict(done), {agent: {"illegal_action": agent == offender} for agent in live}
+
+    # -- observations and state -----------------------------------------------------------------
+    def _observations(self, agents: list[str]) -> dict[str, ObsDict]:
+        acting = set(self.acting_agents())
+        observations = {}
+        for agent in agents:
+            player = self.possible_agents.index(agent)
+            mask = self.game.legal_action_mask_of(self.game_state, player) if agent in acting else None
+            observations[agent] = encode_observation(
+                self.game, self.game_state, player, self.observation_format, mask, self.observation_layout
+            )
+        return observations
+
+    def observe(self, agent: str) -> ObsDict:
+        """What ``agent`` sees now (its mask is all zeros unless it acts in the next step)."""
+        if agent not in self.possible_agents:
+            raise ValueError(f"unknown agent {agent!r}; agents are {self.possible_agents}")
+        return self._observations([agent])[agent]
+
+    def state(self) -> np.ndarray:
+        """The global state (``state_space``), hidden information included: for centralized training only."""
+        if self.game_state is None:
+            raise RuntimeError("call reset() before state()")
+        return in_layout(self.game.global_state(self.game_state), self.observation_layout)
+
+    # -- rendering ------------------------------------------------------------------------------
+    def render(self) -> str | np.ndarray | None:
+        """As the AEC env's ``render``."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        if self.game_state is None:
+            raise RuntimeError("call reset() before render()")
+        if self.render_mode == "human" and self._window is None:
+            self._window = HumanWindow(self.metadata["name"], self.metadata["render_fps"])
+        return render_state(self.game, self.game_state, self.render_mode, self._window)
+
+    def close(self) -> None:
+        if self._window is not None:
+            self._window.close()
+            self._window = None
+
+
+def _as_action(action: Any, agent: str) -> int:
+    try:
+        return int(action)
+    except (TypeError, ValueError):
+        raise ValueError(f"the action of {agent} must be an integer action id, got {action!r}") from None
