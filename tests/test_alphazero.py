@@ -5,6 +5,7 @@ Resumable runs, checkpoints on disk and the shipped networks are in ``test_alpha
 from __future__ import annotations
 
 import csv
+import dataclasses
 
 import numpy as np
 import pytest
@@ -302,3 +303,22 @@ def test_a_warm_start_trains_on_the_teachers_moves_and_keeps_them_as_iteration_z
     assert [number for number, _ in trainer.buffer] == [0, 1] and (tmp_path / "replay" / "iteration_000.npz").is_file()
     with pytest.raises(ValueError, match="needs a teacher agent spec"):
         AlphaZeroSettings(warm_start_games=3)
+
+
+def test_kept_warm_start_examples_stay_in_every_window_and_survive_a_resume(tmp_path) -> None:
+    config = {"rows": 3, "cols": 3, "max_plies": 30}
+    settings = AlphaZeroSettings(iterations=3, games_per_iteration=1, selfplay=QUICK, network=TINY, batch_size=8,
+                                 buffer_iterations=1, eval_games=0, warm_start="scripted", warm_start_games=2,
+                                 keep_warm_start=True, seed=2)  # fmt: skip
+    trainer = AlphaZeroTrainer("node_conquest", config, dataclasses.replace(settings, iterations=2), tmp_path, False)
+    trainer.run()
+    assert [number for number, _ in trainer.demonstrations] == [0] and [n for n, _ in trainer.buffer] == [2]
+    assert sorted(path.name for path in (tmp_path / "replay").iterdir()) == ["iteration_000.npz", "iteration_002.npz"]
+    resumed = AlphaZeroTrainer("node_conquest", config, settings, tmp_path, False, resume=True)
+    assert [number for number, _ in resumed.demonstrations] == [0]
+    resumed.run()
+    assert [number for number, _ in resumed.buffer] == [3] and resumed.history[-1]["examples"] > len(
+        resumed.buffer[0][1]
+    )
+    with pytest.raises(ValueError, match="keep_warm_start=True needs a warm start"):
+        AlphaZeroSettings(keep_warm_start=True)
