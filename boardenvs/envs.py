@@ -4,7 +4,9 @@ After ``import boardenvs``, each registered game ``<name>`` (gym name ``<GymName
 
 - ``gymnasium.make("boardenvs/<GymName>-v<v>", opponent=..., **config)``: the single-agent env
   (``boardenvs.single_agent.SingleAgentEnv``);
-- ``pettingzoo.make("aec", "boardenvs/<name>-v<v>", **kwargs)``: the wrapped AEC env (``boardenvs.aec.env``).
+- ``pettingzoo.make("aec", "boardenvs/<name>-v<v>", **kwargs)``: the wrapped AEC env (``boardenvs.aec.env``);
+- ``pettingzoo.make("parallel", "boardenvs/<name>-v<v>", **kwargs)``: the Parallel env
+  (``boardenvs.parallel.parallel_env``).
 
 Registration is lazy: ``boardenvs/__init__.py`` asks for :func:`register_gymnasium_envs` and
 :func:`register_pettingzoo_envs` to run when (or if) Gymnasium and PettingZoo are imported, so the rules import
@@ -20,6 +22,7 @@ from boardenvs.registry import game_entry, list_games
 
 NAMESPACE = "boardenvs"
 AEC_ENTRY_POINT = "boardenvs.aec:env"
+PARALLEL_ENTRY_POINT = "boardenvs.parallel:parallel_env"
 GYM_ENTRY_POINT = "boardenvs.single_agent:SingleAgentEnv"
 
 
@@ -50,7 +53,7 @@ def register_gymnasium_envs() -> None:
 
 
 def register_pettingzoo_envs() -> None:
-    """Register the AEC env of every registered game with PettingZoo (again: no change)."""
+    """Register the AEC and Parallel envs of every registered game with PettingZoo (again: no change)."""
     for name in list_games():
         _register_pettingzoo(name)
 
@@ -66,6 +69,8 @@ def _register_gymnasium(game_name: str) -> None:
 def _register_pettingzoo(game_name: str) -> None:
     import pettingzoo
 
-    aec_id = aec_env_id(game_name)
-    if aec_id not in pettingzoo.aec_registry:
-        pettingzoo.register("aec", aec_id, entry_point=AEC_ENTRY_POINT, kwargs={"game_name": game_name})
+    env_id = aec_env_id(game_name)
+    if env_id not in pettingzoo.aec_registry:
+        pettingzoo.register("aec", env_id, entry_point=AEC_ENTRY_POINT, kwargs={"game_name": game_name})
+    if env_id not in pettingzoo.parallel_registry:
+        pettingzoo.register("parallel", env_id, entry_point=PARALLEL_ENTRY_POINT, kwargs={"game_name": game_name})

@@ -13,10 +13,8 @@ from pettingzoo import AECEnv
 
 from boardenvs.aec import BoardGameAEC, wrap_env
 from boardenvs.parallel import BoardGameParallel
+from boardenvs.parallel import parallel_env as make_parallel_env
 from boardenvs.registry import game_entry
-
-ILLEGAL_REWARD: float = -1.0
-"""What the wrapped ``env()`` and ``parallel_env()`` give an illegal action (PettingZoo classic's convention)."""
 
 
 def game_module(
@@ -47,8 +45,7 @@ def game_module(
         return wrap_env(raw_env(**kwargs))
 
     def parallel_env(**kwargs: Any) -> BoardGameParallel:
-        kwargs.setdefault("illegal_reward", ILLEGAL_REWARD)
-        return BoardGameParallel(game_name, **kwargs)
+        return make_parallel_env(game_name, **kwargs)
 
     env.__doc__ = f"The wrapped {game_name} AEC env (illegal moves penalised, calls in order)."
     parallel_env.__doc__ = f"The {game_name} Parallel env (illegal moves penalised unless illegal_reward=None)."

@@ -42,6 +42,9 @@ from boardenvs.core import Game
 from boardenvs.registry import make_game
 from boardenvs.rendering import RENDER_FPS, RENDER_MODES, HumanWindow, check_render_mode, render_state
 
+ILLEGAL_REWARD: float = -1.0
+"""What the penalising Parallel env (and the wrapped AEC env) give an illegal action: PettingZoo classic's -1."""
+
 
 class BoardGameParallel(ParallelEnv[str, ObsDict, int], EzPickle):
     """A registered game as a PettingZoo ``ParallelEnv`` (see the module docstring).
@@ -236,3 +239,10 @@ def _as_action(action: Any, agent: str) -> int:
         return int(action)
     except (TypeError, ValueError):
         raise ValueError(f"the action of {agent} must be an integer action id, got {action!r}") from None
+
+
+def parallel_env(game_name: str, **kwargs: Any) -> BoardGameParallel:
+    """The Parallel env of ``game_name`` with illegal actions penalised (``illegal_reward=-1`` unless given): the
+    entry point of ``pettingzoo.make("parallel", "boardenvs/<name>-v<n>")`` and of ``<game>_v0.parallel_env``."""
+    kwargs.setdefault("illegal_reward", ILLEGAL_REWARD)
+    return BoardGameParallel(game_name, **kwargs)

@@ -48,6 +48,15 @@ def test_the_modules_import_from_the_package() -> None:
     assert splendor_v0.parallel_env().metadata["name"] == "splendor_v2"
 
 
+def test_pettingzoo_make_builds_the_parallel_env_of_every_game() -> None:
+    import pettingzoo
+
+    for game in GAMES:
+        env_id = next(key for key in pettingzoo.parallel_registry if key.startswith(f"boardenvs/{game}-"))
+        env = pettingzoo.make("parallel", env_id)
+        assert isinstance(env, BoardGameParallel) and env.game.spec.name == game and env.illegal_reward == -1.0
+
+
 # -- the Parallel API -------------------------------------------------------------------------------
 @pytest.mark.parametrize("case", CASES)
 def test_parallel_api_test_passes(case: Case) -> None:
