@@ -5,6 +5,13 @@ is the game's player ``i``), observations ``{"observation": float32, "action_mas
 mask for agents that are not acting, cached spaces, zero-sum terminal rewards to every agent in the deciding
 step, ``terminations`` at a natural end and ``truncations`` at the game's move cap.
 
+Bad input gets a clear error and leaves the env unchanged: an action that is not an int (``bool``, a float, a
+string, an array that is not a 0-d integer array; see :func:`boardenvs.core.as_action`) raises ``TypeError`` in the
+raw and in the wrapped env alike (a type error is not an illegal move, so it is never penalised); in the raw env an
+illegal action raises ``ValueError``, and ``step``/``last``/``observe``/``render`` before ``reset`` or ``step``/
+``last`` after every agent is done raise ``RuntimeError``. ``render()`` shows the whole game to a spectator unless
+``render_seat`` names the seat whose view to show.
+
 Example:
     >>> import boardenvs
     >>> from boardenvs.aec import env
@@ -19,6 +26,8 @@ Example:
 from __future__ import annotations
 
 import copy
+import warnings
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import gymnasium
@@ -28,7 +37,7 @@ from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from boardenvs.core import Game, GameSpec, check_choice
+from boardenvs.core import Game, GameSpec, as_action, check_choice, check_int, text_to_rgb
 from boardenvs.registry import make_game
 from boardenvs.rendering import RENDER_FPS, RENDER_MODES, HumanWindow, check_render_mode, render_state
 
@@ -38,6 +47,9 @@ OBSERVATION_LAYOUTS: tuple[str, ...] = ("channels_first", "channels_last")
 """Board planes as ``(C, H, W)`` (the games' own, torch's) or ``(H, W, C)`` (PettingZoo classic's, RLlib's CNNs)."""
 
 ObsDict = dict[str, Any]
+
+GAME_OVER_MESSAGE = "every agent is done (the game is over): call reset() to start a new game"
+"""The ``RuntimeError`` of ``step``/``last`` once ``agents`` is empty."""
 
 
 # -- spaces and observations (shared with the single-agent env) ---------------------------------
@@ -155,6 +167,63 @@ def new_events(before: Any, after: Any) -> list[Any] | None:
     return events
 
 
+def check_reset_options(options: Any, allowed: tuple[str, ...] = (), unknown: str = "warn") -> dict[str, Any]:
+    """``options`` of ``reset`` as a dict: ``None`` is ``{}``, anything but a mapping is a ``TypeError``.
+
+    Keys not in ``allowed`` raise ``ValueError`` naming them (``unknown="error"``, the single-agent env) or are
+    ignored with a warning (``unknown="warn"``, the PettingZoo envs: PettingZoo's own ``api_test`` and
+    ``parallel_api_test`` call ``reset(options={"options": 1})`` and require it to work).
+    """
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise TypeError(f"options must be a dict (or None), got {type(options).__name__}")
+    extra = sorted(str(key) for key in options if key not in allowed)
+    if extra:
+        message = f"unknown reset option(s) {extra}; the options are: {list(allowed) or 'none'}"
+        if unknown == "error":
+            raise ValueError(message)
+        warnings.warn(f"{message}; ignored", UserWarning, stacklevel=3)
+    return dict(options)
+
+
+def seat_of(render_seat: Any, num_players: int) -> int | None:
+    """The seat ``render_seat`` names: ``None``, a seat ``0..num_players-1`` or its agent name ``"player_<i>"``."""
+    if render_seat is None:
+        return None
+    if isinstance(render_seat, str):
+        names = [agent_name(p) for p in range(num_players)]
+        if render_seat not in names:
+            allowed = f"None, a seat 0..{num_players - 1} or one of {names}"
+            raise ValueError(f"render_seat must be {allowed}, got {render_seat!r}")
+        return names.index(render_seat)
+    check_int("render_seat", render_seat, 0, num_players - 1)
+    return int(render_seat)
+
+
+def render_view(
+    game: Game, state: Any, render_mode: str | None, window: HumanWindow | None, seat: int | None = None
+) -> str | np.ndarray | None:
+    """Render ``state`` for a spectator (``seat=None``: everything) or as seat ``seat`` may see it.
+
+    For a seat, ``ansi`` is ``game.text_for(state, seat)``; ``rgb_array``/``human`` show the game's own picture
+    only when the game has perfect information (the pictures draw hidden cards), otherwise a plain picture of
+    that seat's text (:func:`boardenvs.core.text_to_rgb`).
+    """
+    if seat is None or (render_mode != "ansi" and game.spec.perfect_information):
+        return render_state(game, state, render_mode, window)
+    text = game.text_for(state, seat)
+    if render_mode == "ansi":
+        return text
+    frame = text_to_rgb(text)
+    if render_mode == "rgb_array":
+        return frame
+    if window is None:
+        raise ValueError("human rendering needs a HumanWindow")
+    window.show(frame)
+    return None
+
+
 class LegalMaskCache:
     """The legal-action mask of the latest state asked about, computed once per state object.
 
@@ -182,6 +251,9 @@ class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
     Args:
         game_name: A name from ``boardenvs.list_games()``; subclasses made for one game set ``default_game``.
         render_mode: ``None``, ``"ansi"`` (text), ``"rgb_array"`` (``uint8[H, W, 3]``) or ``"human"`` (pygame).
+        render_seat: ``None`` (the default): ``render()`` is a spectator's view, every hidden card included, as in
+            PettingZoo classic. A seat (``0..n-1`` or ``"player_<i>"``): ``render()`` shows only what that seat may
+            see (see :func:`render_view`), for showing a game to the human or the agent in that seat.
         observation_format: ``"array"`` or ``"dict"`` (named fields, see ``GameSpec.observation_fields``).
         observation_layout: ``"channels_first"`` (``(C, H, W)``) or ``"channels_last"`` (``(H, W, C)``, PettingZoo
             classic's layout; board games only) for the observation and :meth:`state`.
@@ -218,6 +290,7 @@ class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
         observation_layout: str = "channels_first",
         events: bool = False,
         preset: str | None = None,
+        render_seat: int | str | None = None,
         **config: Any,
     ) -> None:
         game_name = self._resolve_game_name(game_name)
@@ -233,11 +306,13 @@ class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
             observation_layout=observation_layout,
             events=events,
             preset=preset,
+            render_seat=render_seat,
             **config,
         )
         super().__init__()
         self.game: Game = make_game(game_name, preset=preset, **config)
         check_observation_layout(self.game.spec, observation_layout)
+        self.render_seat = seat_of(render_seat, self.game.spec.num_players)
         self.game_state: Any = None
         self._masks = LegalMaskCache()
         self.render_mode = render_mode
@@ -285,8 +360,12 @@ class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
 
     # -- reset / step ---------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new game; ``seed`` reseeds ``np_random``. Seats are fixed: ``player_i`` is player ``i``."""
-        del options  # no options are defined
+        """Start a new game; ``seed`` reseeds ``np_random``. Seats are fixed: ``player_i`` is player ``i``.
+
+        No options are defined: ``options`` must be ``None`` or a dict (``TypeError`` otherwise); keys in it are
+        ignored with a warning (see :func:`check_reset_options`).
+        """
+        check_reset_options(options)
         if seed is not None:
             self.np_random, self.np_random_seed = seeding.np_random(seed)
         self.game_state = self.game.initial_state(self.np_random)
@@ -306,9 +385,15 @@ class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
     def step(self, action: Any) -> None:
         """Apply ``action`` for ``agent_selection``; a terminated/truncated agent must pass ``None``.
 
+        A rejected call changes nothing.
+
         Raises:
-            ValueError: ``action`` is illegal for the acting agent (the ``env()`` factory penalises it instead).
+            TypeError: ``action`` is not an int (:func:`boardenvs.core.as_action`); also in the wrapped env.
+            ValueError: ``action`` is illegal for the acting agent (the ``env()`` factory penalises it instead),
+                ``None`` for an agent still playing, or not ``None`` for a finished one.
+            RuntimeError: before ``reset``, or after every agent is done.
         """
+        self._require_live_agents()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -327,7 +412,7 @@ class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
     def _legal_action(self, action: Any, agent: str) -> int:
         if action is None:
             raise ValueError(f"action None is only allowed for a finished agent, but {agent} is still playing")
-        action = int(action)
+        action = as_action(action)
         mask = self._legal_mask()
         if not (0 <= action < mask.shape[0] and mask[action]):
             raise ValueError(
@@ -359,6 +444,21 @@ class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
         following = (self._player_of[acting_agent] + 1) % len(self.possible_agents)
         self.agent_selection = self.possible_agents[following]
 
+    def last(self, observe: bool = True) -> tuple[ObsDict | None, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last``; ``RuntimeError`` before ``reset`` or after every agent is done."""
+        self._require_live_agents()
+        return super().last(observe)
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        """PettingZoo's ``agent_iter``; ``RuntimeError`` before ``reset``."""
+        self._require_state()
+        return super().agent_iter(max_iter)
+
+    def _require_live_agents(self) -> None:
+        self._require_state()
+        if not self.agents:
+            raise RuntimeError(GAME_OVER_MESSAGE)
+
     # -- observations ---------------------------------------------------------------------------
     def observe(self, agent: str) -> ObsDict:
         """What ``agent`` sees now (fresh arrays); the mask is all zeros unless ``agent`` is to act."""
@@ -389,13 +489,18 @@ class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
 
     # -- rendering ------------------------------------------------------------------------------
     def render(self) -> str | np.ndarray | None:
-        """``ansi``: the game's text; ``rgb_array``: ``uint8[H, W, 3]``; ``human``: draws a window, returns None."""
+        """``ansi``: the game's text; ``rgb_array``: ``uint8[H, W, 3]``; ``human``: draws a window, returns None.
+
+        A spectator's view, every hidden card shown (``Game.to_text``/``Game.render_rgb``), unless the env was
+        made with ``render_seat``: then only what that seat may see (:func:`render_view`).
+        """
         if self.render_mode is None:
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")
             return None
+        state = self._require_state()
         if self.render_mode == "human" and self._window is None:
             self._window = HumanWindow(self.metadata["name"], self.metadata["render_fps"])
-        return render_state(self.game, self._require_state(), self.render_mode, self._window)
+        return render_view(self.game, state, self.render_mode, self._window, self.render_seat)
 
     def close(self) -> None:
         """Close the window of ``human`` rendering, if any; safe to call repeatedly."""
@@ -416,15 +521,45 @@ raw_env = BoardGameAEC
 """PettingZoo-style alias: ``raw_env(game_name, **kwargs)`` is the unwrapped env."""
 
 
+class CheckedOrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` (outermost, it still errors before ``reset`` and warns on a step after
+    the game) that also checks an action's type before the inner wrappers see it.
+
+    ``TerminateIllegalWrapper`` penalises illegal moves, but a value that is not an action at all is an error:
+    ``step`` raises the ``TypeError`` of :func:`boardenvs.core.as_action` (``True`` would otherwise reach the mask
+    lookup as a numpy boolean index) and the raw env's ``ValueError`` for ``None`` from an agent still playing;
+    ``last()`` after every agent is done raises ``RuntimeError`` instead of a ``KeyError``.
+    """
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self.agents:
+            agent = self.agent_selection
+            if action is None and not (self.terminations[agent] or self.truncations[agent]):
+                raise ValueError(f"action None is only allowed for a finished agent, but {agent} is still playing")
+            if action is not None:
+                action = as_action(action)
+        super().step(action)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if self._has_reset and not self.agents:
+            raise RuntimeError(GAME_OVER_MESSAGE)
+        return super().last(observe)
+
+    def __str__(self) -> str:
+        return str(self.env)  # as PettingZoo's OrderEnforcingWrapper: the env's name
+
+
 def wrap_env(raw: AECEnv) -> AECEnv:
     """Wrap a raw env like PettingZoo classic: ``TerminateIllegal(-1) → AssertOutOfBounds → OrderEnforcing``.
 
     With these wrappers an illegal action ends the game with -1 for the offender and 0 for the others
-    (``terminations`` and ``truncations`` both True) instead of raising.
+    (``terminations`` and ``truncations`` both True) instead of raising; an action out of the action space fails
+    ``AssertOutOfBounds``' assertion. The outermost layer is :class:`CheckedOrderEnforcingWrapper` (a subclass of
+    PettingZoo's), so a value of the wrong type raises ``TypeError`` as in the raw env.
     """
     env_ = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
     env_ = wrappers.AssertOutOfBoundsWrapper(env_)
-    return wrappers.OrderEnforcingWrapper(env_)
+    return CheckedOrderEnforcingWrapper(env_)
 
 
 def env(game_name: str | None = None, **kwargs: Any) -> AECEnv:
@@ -432,6 +567,6 @@ def env(game_name: str | None = None, **kwargs: Any) -> AECEnv:
 
     Args:
         game_name: A name from ``boardenvs.list_games()``.
-        **kwargs: ``render_mode``, ``observation_format``, ``preset`` and game config fields.
+        **kwargs: ``render_mode``, ``render_seat``, ``observation_format``, ``preset`` and game config fields.
     """
     return wrap_env(BoardGameAEC(game_name, **kwargs))

@@ -8,6 +8,7 @@ Randomness enters at two doors only: :meth:`Game.initial_state` and :meth:`Game.
 from __future__ import annotations
 
 import dataclasses
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -285,10 +286,9 @@ class Game(ABC, Generic[S, M]):
         )
 
     def check_action(self, state: S, action: int) -> int:
-        """``int(action)`` if legal in ``state``, else a ``TypeError``/``ValueError`` saying why."""
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise TypeError(f"action must be an int, got {type(action).__name__}")
-        action = int(action)
+        """``int(action)`` if legal in ``state``, else a ``TypeError`` (not an int, see :func:`as_action`) or a
+        ``ValueError`` (after the end, out of range, illegal here) saying why."""
+        action = as_action(action)
         if self.is_terminal(state):
             raise ValueError(f"action {action} played after the game ended")
         if not 0 <= action < self.spec.num_actions:
@@ -376,7 +376,13 @@ class Game(ABC, Generic[S, M]):
         return self.action_to_str(state, action)
 
     def parse_action(self, state: S, text: str) -> int:
-        """The legal action whose notation is ``text``; ``ValueError`` naming the move otherwise."""
+        """The legal action whose notation is ``text``; ``TypeError`` unless ``text`` is a ``str``, ``ValueError``
+        naming the move if it is not legal (games with a parser of their own override :meth:`_parse_action`)."""
+        check_move_text(text)
+        return self._parse_action(state, text)
+
+    def _parse_action(self, state: S, text: str) -> int:
+        """By default the legal action whose :meth:`action_to_str` is ``text`` (stripped)."""
         wanted = text.strip()
         for action in self.legal_actions(state):
             if self.action_to_str(state, int(action)) == wanted:
@@ -386,6 +392,32 @@ class Game(ABC, Generic[S, M]):
     def render_rgb(self, state: S) -> np.ndarray:
         """``uint8[H, W, 3]`` picture of the state (games override with a real drawing)."""
         return text_to_rgb(self.to_text(state))
+
+
+# -- actions and move texts -----------------------------------------------------------------------
+def as_action(action: Any) -> int:
+    """``action`` as a Python int, or ``TypeError("action must be an int, got ...")``.
+
+    The one check of an action's type for :meth:`Game.check_action` and every adapter (AEC, Parallel,
+    single-agent): Python ints, numpy integer scalars and 0-d integer arrays are accepted; ``bool``, floats
+    (even ``2.0``), strings (even ``"2"``), ``None`` and arrays of any other shape or dtype are not.
+
+    >>> as_action(np.int64(3)), as_action(np.array(4))
+    (3, 4)
+    """
+    if isinstance(action, np.ndarray):
+        if action.ndim == 0 and action.dtype.kind in "iu":
+            return int(action)
+        raise TypeError(f"action must be an int, got ndarray of shape {action.shape} and dtype {action.dtype}")
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise TypeError(f"action must be an int, got {type(action).__name__}")
+    return int(action)
+
+
+def check_move_text(text: Any) -> None:
+    """Raise ``TypeError`` unless ``text`` (a move in a game's notation, for ``parse_action``) is a ``str``."""
+    if not isinstance(text, str):
+        raise TypeError(f"a move must be written as a str, got {type(text).__name__}")
 
 
 # -- configs ------------------------------------------------------------------------------------
@@ -405,6 +437,19 @@ def check_int(name: str, value: Any, low: int, high: int | None = None) -> None:
     if value < low or (high is not None and value > high):
         allowed = f"{low}..{high}" if high is not None else f">= {low}"
         raise ValueError(f"{name} must be in {allowed}, got {value}")
+
+
+def check_finite(name: str, value: Any) -> float:
+    """``float(value)``, or ``ValueError`` naming ``name`` unless ``value`` is a finite real number (not a bool)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    return number
 
 
 def check_choice(name: str, value: Any, allowed: tuple[Any, ...]) -> None:

@@ -19,7 +19,6 @@ Example:
 
 from __future__ import annotations
 
-from numbers import Real
 from typing import Any
 
 import gymnasium
@@ -33,12 +32,13 @@ from boardenvs.aec import (
     agent_name,
     check_observation_format,
     check_observation_layout,
+    check_reset_options,
     encode_observation,
     in_layout,
     masked_observation_space,
     state_space,
 )
-from boardenvs.core import Game
+from boardenvs.core import Game, as_action, check_finite
 from boardenvs.registry import make_game
 from boardenvs.rendering import RENDER_FPS, RENDER_MODES, HumanWindow, check_render_mode, render_state
 
@@ -54,8 +54,9 @@ class BoardGameParallel(ParallelEnv[str, ObsDict, int], EzPickle):
         render_mode: ``None``, ``"ansi"``, ``"rgb_array"`` or ``"human"``.
         observation_format: ``"array"`` or ``"dict"``.
         observation_layout: ``"channels_first"`` or ``"channels_last"`` (board games only).
-        illegal_reward: ``None``: an illegal action raises ``ValueError`` (the raw env). A number: the game ends
-            at once, the offending agent gets it and the others 0 (PettingZoo classic's ``TerminateIllegal``).
+        illegal_reward: ``None``: an illegal action raises ``ValueError`` (the raw env). A finite number: the game
+            ends at once, the offending agent gets it and the others 0 (PettingZoo classic's ``TerminateIllegal``).
+            An action that is not an int raises ``TypeError`` either way (:func:`boardenvs.core.as_action`).
         preset: A named config preset of the game.
         **config: Fields of the game's config.
     """
@@ -75,8 +76,11 @@ class BoardGameParallel(ParallelEnv[str, ObsDict, int], EzPickle):
     ) -> None:
         check_render_mode(render_mode)
         check_observation_format(observation_format)
-        if illegal_reward is not None and (isinstance(illegal_reward, bool) or not isinstance(illegal_reward, Real)):
-            raise ValueError(f"illegal_reward must be a number or None, got {illegal_reward!r}")
+        if illegal_reward is not None:
+            try:
+                illegal_reward = check_finite("illegal_reward", illegal_reward)
+            except ValueError:
+                raise ValueError(f"illegal_reward must be a number or None (finite), got {illegal_reward!r}") from None
         EzPickle.__init__(
             self,
             game_name,
@@ -115,8 +119,12 @@ class BoardGameParallel(ParallelEnv[str, ObsDict, int], EzPickle):
 
     # -- reset / step ---------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
-        """Start a new game; ``seed`` reseeds ``np_random``. Returns every agent's observation and empty infos."""
-        del options  # no options are defined
+        """Start a new game; ``seed`` reseeds ``np_random``. Returns every agent's observation and empty infos.
+
+        No options are defined: ``options`` must be ``None`` or a dict (``TypeError`` otherwise); keys in it are
+        ignored with a warning (see :func:`boardenvs.aec.check_reset_options`).
+        """
+        check_reset_options(options)
         if seed is not None:
             self.np_random, self.np_random_seed = seeding.np_random(seed)
         self.game_state = self.game.initial_state(self.np_random)
@@ -136,15 +144,17 @@ class BoardGameParallel(ParallelEnv[str, ObsDict, int], EzPickle):
 
         Raises:
             RuntimeError: the game is over (or never started): call ``reset``.
+            TypeError: an acting agent's action is not an int (:func:`boardenvs.core.as_action`).
             ValueError: an acting agent's action is missing, an entry names an agent that is not playing, or an
                 action is illegal (with ``illegal_reward=None``).
         """
         if not self.agents:
             raise RuntimeError("the game is over (or never started): call reset()")
         acting = self._check_actions(actions)
+        chosen = {agent: _as_action(actions[agent], agent) for agent in acting}
         live, state = self.agents[:], self.game_state
         for agent in acting:
-            action = _as_action(actions[agent], agent)
+            action = chosen[agent]
             player = self.possible_agents.index(agent)
             mask = self.game.legal_action_mask_of(self.game_state, player)
             if not (0 <= action < mask.shape[0] and mask[action]):
@@ -218,7 +228,7 @@ class BoardGameParallel(ParallelEnv[str, ObsDict, int], EzPickle):
 
     # -- rendering ------------------------------------------------------------------------------
     def render(self) -> str | np.ndarray | None:
-        """As the AEC env's ``render``."""
+        """As the AEC env's ``render`` without ``render_seat``: a spectator's view, every hidden card shown."""
         if self.render_mode is None:
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")
             return None
@@ -235,10 +245,11 @@ class BoardGameParallel(ParallelEnv[str, ObsDict, int], EzPickle):
 
 
 def _as_action(action: Any, agent: str) -> int:
+    """:func:`boardenvs.core.as_action`, its ``TypeError`` naming ``agent``."""
     try:
-        return int(action)
-    except (TypeError, ValueError):
-        raise ValueError(f"the action of {agent} must be an integer action id, got {action!r}") from None
+        return as_action(action)
+    except TypeError as error:
+        raise TypeError(f"{agent}: {error}") from None
 
 
 def parallel_env(game_name: str, **kwargs: Any) -> BoardGameParallel:

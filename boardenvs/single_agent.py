@@ -5,6 +5,11 @@ One class serves every registered game (``docs/design.md`` §3). Observations ar
 :meth:`SingleAgentEnv.action_masks` gives the bool mask sb3-contrib's ``MaskablePPO`` looks for. The reward is
 the learner's return at the end of the game (0 before), including a loss caused by an opponent's reply.
 
+An illegal action (an int that is not a legal action id, out of range included) ends the episode with
+``illegal_action_penalty``; a value that is not an action at all (``bool``, a float, a string, ``None``, an array
+that is not a 0-d integer array) raises the ``TypeError`` of :func:`boardenvs.core.as_action` and changes nothing.
+``render()`` shows the game as the learner's seat sees it (``Game.text_for``), never the opponents' hidden cards.
+
 Example:
     >>> import gymnasium, boardenvs
     >>> env = gymnasium.make("boardenvs/Quoridor-v0", opponent="random", board_size=5)  # doctest: +SKIP
@@ -39,15 +44,20 @@ from boardenvs.aec import (
     ObsDict,
     check_observation_format,
     check_observation_layout,
+    check_reset_options,
     encode_observation,
     masked_observation_space,
+    render_view,
 )
-from boardenvs.core import check_int
+from boardenvs.core import as_action, check_finite, check_int
 from boardenvs.registry import make_game, make_opponent_agent
-from boardenvs.rendering import RENDER_FPS, RENDER_MODES, HumanWindow, check_render_mode, render_state
+from boardenvs.rendering import RENDER_FPS, RENDER_MODES, HumanWindow, check_render_mode
 
 MAX_NEW_GAMES: int = 100
 """How many new games ``reset`` starts at most when a game ends before the learner's first move."""
+
+RESET_OPTIONS: tuple[str, ...] = ("learner_seat",)
+"""The keys ``reset(options=...)`` understands; any other key is a ``ValueError``."""
 
 _OPPONENT_KINDS = (
     "'random', 'heuristic' or another registered opponent name, an agent with act(game, view, player) -> int, "
@@ -131,8 +141,9 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
         observation_format: ``"array"`` or ``"dict"`` (named fields of ``spec.observation_fields``).
         observation_layout: ``"channels_first"`` (``(C, H, W)``) or ``"channels_last"`` (``(H, W, C)``; board
             games only).
-        illegal_action_penalty: The reward of an illegal action, which also ends the episode.
-        render_mode: ``None``, ``"ansi"``, ``"rgb_array"`` or ``"human"``.
+        illegal_action_penalty: The reward of an illegal action, which also ends the episode (a finite number).
+        render_mode: ``None``, ``"ansi"``, ``"rgb_array"`` or ``"human"``; every mode shows the learner seat's view
+            (see :meth:`render`).
         preset: A named config preset of the game.
         **config: Fields of the game's config, e.g. ``board_size=5``.
 
@@ -167,7 +178,7 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
         self.game_name = game_name
         self.fixed_seat = None if learner_seat is None else int(learner_seat)
         self.observation_format = observation_format
-        self.illegal_action_penalty = _as_penalty(illegal_action_penalty)
+        self.illegal_action_penalty = check_finite("illegal_action_penalty", illegal_action_penalty)
         self.render_mode = render_mode
         self.metadata = {**type(self).metadata, "render_modes": list(RENDER_MODES)}
         self.observation_space = masked_observation_space(spec, observation_format, observation_layout)
@@ -186,16 +197,23 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
 
         Args:
             seed: Reseeds ``np_random`` (and the opponents that have ``reseed``).
-            options: ``{"learner_seat": int}`` overrides the seat for this episode.
+            options: ``None`` or a dict; ``{"learner_seat": int}`` overrides the seat for this episode.
 
         Returns:
             The learner's observation and ``{"action_mask": bool array, "learner_seat": int}``.
+
+        Raises:
+            TypeError: ``options`` is not a dict.
+            ValueError: ``options`` has a key other than those of :data:`RESET_OPTIONS`, or a bad ``learner_seat``
+                (checked before anything changes).
         """
+        seat_option = check_reset_options(options, RESET_OPTIONS, unknown="error").get("learner_seat", self.fixed_seat)
+        if seat_option is not None:
+            check_int("learner_seat", seat_option, 0, self.game.spec.num_players - 1)
         super().reset(seed=seed)
         if seed is not None:
             self._reseed_opponents()
         self._start_opponent_episodes()
-        seat_option = (options or {}).get("learner_seat", self.fixed_seat)
         for _ in range(MAX_NEW_GAMES):
             self._start_game(self._choose_seat(seat_option))
             if not self.game.is_terminal(self.game_state):
@@ -212,10 +230,14 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
 
         An illegal action does not raise: it ends the episode with ``illegal_action_penalty`` and
         ``info["illegal_action"] = True`` (checkers sample unmasked actions).
+
+        Raises:
+            TypeError: ``action`` is not an int (:func:`boardenvs.core.as_action`); nothing changes.
+            RuntimeError: the episode is over, or ``reset`` was never called.
         """
         if self.game_state is None or self._done:
             raise RuntimeError("the episode is over (or never started): call reset()")
-        action = int(action)
+        action = as_action(action)
         if not self._is_legal(action):
             return self._illegal_step()
         self.game_state = self.game.apply(self.game_state, action)
@@ -306,7 +328,12 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
 
     # -- rendering and housekeeping -------------------------------------------------------------
     def render(self) -> str | np.ndarray | None:
-        """``ansi``: the game's text; ``rgb_array``: ``uint8[H, W, 3]``; ``human``: draws a window, returns None."""
+        """The game as the learner's seat sees it: the env hands it to the learner, so it shows no hidden card.
+
+        ``ansi``: ``game.text_for(state, learner_seat)``; ``rgb_array``: ``uint8[H, W, 3]``, the game's picture if
+        it has perfect information, else a plain picture of that text (the games' pictures draw hidden cards);
+        ``human``: that picture in a window, returns None. See :func:`boardenvs.aec.render_view`.
+        """
         if self.render_mode is None:
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")
             return None
@@ -314,7 +341,7 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
             raise RuntimeError("call reset() before render()")
         if self.render_mode == "human" and self._window is None:
             self._window = HumanWindow(f"{self.game.spec.name} (single agent)", self.metadata["render_fps"])
-        return render_state(self.game, self.game_state, self.render_mode, self._window)
+        return render_view(self.game, self.game_state, self.render_mode, self._window, self.learner_seat)
 
     def close(self) -> None:
         """Close the window of ``human`` rendering, if any; safe to call repeatedly."""
@@ -326,12 +353,6 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
         state = self.__dict__.copy()
         state["_window"] = None
         return state
-
-
-def _as_penalty(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise ValueError(f"illegal_action_penalty must be a number, got {value!r}")
-    return float(value)
 
 
 __all__ = [

@@ -5,6 +5,20 @@
 
 Type moves in the game's notation (for Quoridor: ``e2`` moves the pawn to e2, ``c3h``/``c3v`` place a wall).
 Commands: ``help``, ``moves``, ``undo`` (takes back your last move and the replies to it), ``quit``.
+
+Two rules keep ``undo`` from teaching you anything the game would not have shown you:
+
+- **An undo redraws the hidden information.** The position you go back to is
+  ``game.determinize(position_before_your_move, your_seat, rng)``: everything you cannot see there (the order of
+  the decks, the opponents' face-down cards and pending secret choices) is dealt again at random, consistently
+  with what you know. A card the undone move showed you (the top of a deck you reserved from, the face-down card
+  of a Gravwell stack you drafted) is as likely to be anywhere unseen as any other card; what you see is exactly
+  what you saw before the move. (In a game with perfect information nothing is hidden and nothing changes.)
+- **Opponents do not re-roll their replies.** Each opponent decision is seeded from (session seed, ply, seat): the
+  same position after the same move gets the same reply. After a redraw the opponents' own hidden cards may differ,
+  and so may a reply that depends on them.
+
+Because of the redraw, the final ``PlayResult.actions`` of a game with an undo may not replay from the seed's start.
 """
 
 from __future__ import annotations
@@ -26,10 +40,14 @@ from scripts._args import parse_args
 COMMANDS = {
     "help": "show this help and some legal moves",
     "moves": "list every legal move",
-    "undo": "take back your last move and the replies to it",
+    "undo": "take back your last move and the replies to it (cards you cannot see are shuffled again)",
     "quit": "leave the game (also: exit, or end of input)",
 }
 HELP_MOVES_SHOWN = 12
+REDRAW_STREAM = 1
+"""Seed-sequence key of the generator that redraws hidden information at an undo: ``[seed, REDRAW_STREAM]``."""
+DECISION_STREAM = 3
+"""Seed-sequence key of one opponent decision: ``[seed, DECISION_STREAM, ply, seat]``."""
 
 
 @dataclass
@@ -55,7 +73,8 @@ class PlayResult:
     Attributes:
         finished: True if the game reached its end, False if the player quit.
         returns: final returns per seat (``None`` when the player quit).
-        actions: the moves of the game as it stands at the end (undone moves excluded).
+        actions: the moves of the game as it stands at the end (undone moves excluded). After an undo in a game
+            with hidden information the position was redrawn, so they may not replay from the seed's start.
     """
 
     finished: bool
@@ -68,7 +87,8 @@ class _Quit(Exception):
 
 
 class PlaySession:
-    """One human against agents; keeps the history so that moves can be taken back."""
+    """One human against agents; keeps the history so that moves can be taken back (see the module docstring for
+    the two rules of ``undo``: hidden information is redrawn, opponents' replies are not re-rolled)."""
 
     def __init__(
         self,
@@ -79,8 +99,8 @@ class PlaySession:
         input_fn: Callable[[str], str],
         output: Callable[[str], Any],
     ) -> None:
-        self.game, self.human_seat, self.opponents = game, human_seat, opponents
-        self.view_rng = np.random.default_rng(seed)
+        self.game, self.human_seat, self.opponents, self.seed = game, human_seat, opponents, seed
+        self.redraw_rng = np.random.default_rng([seed, REDRAW_STREAM])
         self.states = [game.initial_state(np.random.default_rng(seed))]
         self.actions: list[int] = []
         self.input_fn, self.output = input_fn, output
@@ -112,7 +132,11 @@ class PlaySession:
     def _agent_turn(self) -> None:
         player = self.state.current_player
         agent = self.opponents[player]
-        action = agent.act(self.game, self.game.determinize(self.state, player, self.view_rng), player)
+        rng = self.decision_rng(player)
+        reseed = getattr(agent, "reseed", None)
+        if callable(reseed):
+            reseed(int(rng.integers(2**63 - 1)))
+        action = agent.act(self.game, self.game.determinize(self.state, player, rng), player)
         shown = self.game.action_text_for(self.state, action, self.human_seat)
         self.output(f"{agent.name} (seat {player}) plays {shown}")
         self._push(action)
@@ -127,6 +151,11 @@ class PlaySession:
                 raise _Quit from None
             if self._handle(line):
                 return
+
+    def decision_rng(self, player: int) -> np.random.Generator:
+        """The generator of ``player``'s decision now: seeded from (session seed, ply, seat), so the same position
+        gets the same reply however often it is reached (it reseeds the agent and draws its view)."""
+        return np.random.default_rng([self.seed, DECISION_STREAM, int(self.state.ply), player])
 
     def _handle(self, line: str) -> bool:
         """Carry out one input line; True when the position changed."""
@@ -147,15 +176,18 @@ class PlaySession:
         return True
 
     def _undo(self) -> bool:
-        """Go back to just before the human's last move; False if there is none."""
+        """Go back to just before the human's last move, its hidden information redrawn; False if there is none."""
         human_plies = [ply for ply, state in enumerate(self.states[:-1]) if state.current_player == self.human_seat]
         if not human_plies:
             self.output("Nothing to undo.")
             return False
         last = human_plies[-1]
         replies = len(self.actions) - last - 1
-        del self.states[last + 1 :], self.actions[last:]
-        self.output(f"Took back your last move and {replies} repl{'y' if replies == 1 else 'ies'}.")
+        before = self.states[last]
+        del self.states[last:], self.actions[last:]
+        self.states.append(self.game.determinize(before, self.human_seat, self.redraw_rng))
+        redrawn = "" if self.game.spec.perfect_information else " The cards you cannot see were shuffled again."
+        self.output(f"Took back your last move and {replies} repl{'y' if replies == 1 else 'ies'}.{redrawn}")
         return True
 
     def _help_text(self, every_move: bool) -> str:
@@ -186,6 +218,11 @@ def _verdict(returns: np.ndarray, seat: int, truncated: bool) -> str:
 
 def main(args: Args, input_fn: Callable[[str], str] = input, output: Callable[[str], Any] = print) -> PlayResult:
     """Play one game in the terminal (tests pass scripted ``input_fn`` and a collecting ``output``)."""
+    return make_session(args, input_fn, output).run()
+
+
+def make_session(args: Args, input_fn: Callable[[str], str], output: Callable[[str], Any]) -> PlaySession:
+    """The :class:`PlaySession` that :func:`main` runs (tests read its positions)."""
     game = make_game(args.game, **parse_config(args.config))
     num_players = game.spec.num_players
     if not 0 <= args.human_seat < num_players:
@@ -196,7 +233,7 @@ def main(args: Args, input_fn: Callable[[str], str] = input, output: Callable[[s
         for seat in range(num_players)
         if seat != args.human_seat
     }
-    return PlaySession(game, args.human_seat, opponents, args.seed, input_fn, output).run()
+    return PlaySession(game, args.human_seat, opponents, args.seed, input_fn, output)
 
 
 def cli(argv: list[str] | None = None) -> None:

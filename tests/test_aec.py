@@ -27,10 +27,13 @@ with warnings.catch_warnings():  # pettingzoo.test imports classic envs through 
     warnings.simplefilter("ignore", DeprecationWarning)
     from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel  # noqa: E402
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # noqa: E402
 
 import boardenvs  # noqa: E402
 from boardenvs.aec import BoardGameAEC, agent_name, env, new_events  # noqa: E402
+from boardenvs.core import text_to_rgb  # noqa: E402
 from boardenvs.envs import aec_env_id, register_envs  # noqa: E402
+from boardenvs.parallel import BoardGameParallel, parallel_env  # noqa: E402
 from boardenvs.registry import game_entry, list_games  # noqa: E402
 from tests.env_cases import CASES, Case, random_legal  # noqa: E402
 
@@ -38,7 +41,6 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore::UserWarning:pettingzoo"),
     pytest.mark.filterwarnings("ignore::UserWarning:gymnasium"),
 ]
-
 
 
 def play_tictactoe(raw: BoardGameAEC, moves: list[int]) -> None:
@@ -334,11 +336,190 @@ def test_the_env_factory_uses_classic_wrapper_order() -> None:
     while hasattr(layer, "env"):
         names.append(type(layer).__name__)
         layer = layer.env
-    assert names == ["OrderEnforcingWrapper", "AssertOutOfBoundsWrapper", "TerminateIllegalWrapper"]
+    assert names == ["CheckedOrderEnforcingWrapper", "AssertOutOfBoundsWrapper", "TerminateIllegalWrapper"]
+    assert isinstance(wrapped, OrderEnforcingWrapper) and str(wrapped) == "toy_tictactoe_v0"
     assert isinstance(layer, BoardGameAEC) and wrapped.unwrapped is layer
     wrapped.reset()
     with pytest.raises(AssertionError):
         wrapped.step(99)
+
+
+# -- bad input and calls out of order (issue 15) ----------------------------------------------------
+class Thing:
+    """An object of no action type (with a fixed repr for stable test ids)."""
+
+    def __repr__(self) -> str:
+        return "Thing()"
+
+
+NOT_ACTIONS = [4.7, 4.0, "4", True, np.bool_(True), np.array([4]), np.array(4.0), np.array(True), [4], Thing()]
+"""Values that are not actions: every env rejects them with ``TypeError`` (a legal 4 is near each of them)."""
+ACTIONS_OF_4 = [4, np.int64(4), np.uint8(4), np.int32(4), np.array(4), np.array(4, dtype=np.int16)]
+
+
+def books(raw: BoardGameAEC) -> tuple[Any, ...]:
+    """Everything a rejected call must leave unchanged."""
+    return (
+        raw.game_state.key(),
+        raw.agent_selection,
+        list(raw.agents),
+        dict(raw.rewards),
+        dict(raw._cumulative_rewards),
+        dict(raw.terminations),
+        dict(raw.truncations),
+    )
+
+
+@pytest.mark.parametrize("bad", NOT_ACTIONS, ids=repr)
+def test_a_value_that_is_not_an_int_is_a_type_error_in_the_raw_env_and_changes_nothing(bad: Any) -> None:
+    raw = BoardGameAEC("toy_tictactoe")
+    raw.reset(seed=0)
+    before = books(raw)
+    with pytest.raises(TypeError, match="^action must be an int, got"):
+        raw.step(bad)
+    assert books(raw) == before
+    raw.step(4)  # still playing
+    assert raw.game_state.board[4] == 0
+
+
+@pytest.mark.parametrize("bad", NOT_ACTIONS, ids=repr)
+def test_a_value_that_is_not_an_int_is_a_type_error_in_the_wrapped_env_not_a_penalty(bad: Any) -> None:
+    wrapped = env("toy_tictactoe")
+    wrapped.reset(seed=0)
+    before = books(wrapped.unwrapped)
+    with pytest.raises(TypeError, match="^action must be an int, got"):
+        wrapped.step(bad)
+    assert books(wrapped.unwrapped) == before and not any(wrapped.terminations.values())
+    wrapped.step(4)
+    assert wrapped.unwrapped.game_state.board[4] == 0
+
+
+@pytest.mark.parametrize("make", [BoardGameAEC, env], ids=["raw", "wrapped"])
+@pytest.mark.parametrize("action", ACTIONS_OF_4, ids=repr)
+def test_python_and_numpy_integers_and_0d_integer_arrays_are_actions(make: Any, action: Any) -> None:
+    aec = make("toy_tictactoe")
+    aec.reset(seed=0)
+    aec.step(action)
+    assert aec.unwrapped.game_state.board[4] == 0 and aec.agent_selection == "player_1"
+
+
+def test_none_for_an_agent_still_playing_is_a_clear_value_error_in_both_envs() -> None:
+    for aec in (BoardGameAEC("toy_tictactoe"), env("toy_tictactoe")):
+        aec.reset(seed=0)
+        with pytest.raises(ValueError, match="action None is only allowed for a finished agent, but player_0"):
+            aec.step(None)
+
+
+def test_calls_before_reset_raise_call_reset_in_the_raw_env() -> None:
+    raw = BoardGameAEC("toy_tictactoe", render_mode="ansi")
+    for call in (lambda: raw.step(0), raw.last, raw.agent_iter, raw.render, raw.state, lambda: raw.observe("player_0")):
+        with pytest.raises(RuntimeError, match=r"call reset\(\)"):
+            call()
+    raw.reset(seed=0)
+    raw.step(0)
+
+
+def finished_toy_game(make: Any) -> Any:
+    aec = make("toy_tictactoe")
+    aec.reset(seed=0)
+    play_tictactoe(aec, [0, 3, 1, 4, 2])  # x wins
+    while aec.agents:
+        aec.step(None)
+    return aec
+
+
+def test_step_and_last_after_every_agent_is_done_raise_a_clear_error_in_the_raw_env() -> None:
+    raw = finished_toy_game(BoardGameAEC)
+    for call in (lambda: raw.step(None), lambda: raw.step(0), raw.last):
+        with pytest.raises(RuntimeError, match="every agent is done"):
+            call()
+    assert raw.observe("player_1")["action_mask"].sum() == 0  # observing any agent still works
+    raw.reset(seed=1)
+    assert raw.agents == ["player_0", "player_1"]
+
+
+def test_the_wrapped_env_after_every_agent_is_done_warns_on_step_and_raises_on_last(caplog: Any) -> None:
+    wrapped = finished_toy_game(env)
+    wrapped.step(None)  # PettingZoo's OrderEnforcingWrapper logs a warning and does nothing
+    assert "step() called after all agents are terminated or truncated" in caplog.text
+    with pytest.raises(RuntimeError, match="every agent is done"):
+        wrapped.last()
+    with pytest.raises(AttributeError, match="before reset"):  # PettingZoo's error
+        env("toy_tictactoe").last()
+
+
+@pytest.mark.parametrize("make", [BoardGameAEC, env], ids=["raw", "wrapped"])
+def test_reset_options_must_be_a_dict_and_unknown_keys_are_reported(make: Any) -> None:
+    aec = make("toy_tictactoe")
+    with pytest.raises(TypeError, match="options must be a dict"):
+        aec.reset(options="x")
+    with pytest.warns(UserWarning, match=r"unknown reset option\(s\) \['seat'\]; the options are: none; ignored"):
+        aec.reset(seed=0, options={"seat": 1})
+    aec.reset(seed=0, options={})
+
+
+def test_the_parallel_env_rejects_non_int_actions_and_bad_options_and_rewards() -> None:
+    for penalised in (True, False):
+        par = parallel_env("toy_tictactoe") if penalised else BoardGameParallel("toy_tictactoe")
+        par.reset(seed=0)
+        mover = par.acting_agents()[0]
+        for bad in NOT_ACTIONS:
+            with pytest.raises(TypeError, match=f"^{mover}: action must be an int, got"):
+                par.step({mover: bad})
+        assert par.game_state.board.tolist() == [-1] * 9 and par.agents == ["player_0", "player_1"]
+        par.step({mover: np.array(4)})
+        assert par.game_state.board[4] == 0
+    with pytest.raises(TypeError, match="options must be a dict"):
+        par.reset(options="x")
+    with pytest.warns(UserWarning, match="unknown reset option"):
+        par.reset(options={"seat": 0})
+    for reward in (float("nan"), float("inf"), True):
+        with pytest.raises(ValueError, match="illegal_reward must be a number or None"):
+            BoardGameParallel("toy_tictactoe", illegal_reward=reward)
+
+
+# -- the render seat -------------------------------------------------------------------------------------
+def splendor_with_a_hidden_reserve(**kwargs: Any) -> BoardGameAEC:
+    """Splendor after player 0 reserved the top of the level-1 deck (face down)."""
+    raw = BoardGameAEC("splendor", **kwargs)
+    raw.reset(seed=0)
+    state = raw.game_state
+    if state.current_player != 0:
+        raw.step(raw.game.parse_action(state, "take WUG"))
+    raw.step(raw.game.parse_action(raw.game_state, "reserve deck L1"))
+    return raw
+
+
+@pytest.mark.skipif("splendor" not in list_games(), reason="needs a game with hidden information")
+def test_render_is_a_spectators_view_unless_a_render_seat_is_given() -> None:
+    spectator = splendor_with_a_hidden_reserve(render_mode="ansi")
+    game, state = spectator.game, spectator.game_state
+    card = game.card_to_str(int(state.reserved[0, 0]))
+    assert spectator.render() == game.to_text(state) and card in spectator.render()
+    for seat in (1, "player_1"):
+        other = splendor_with_a_hidden_reserve(render_mode="ansi", render_seat=seat)
+        assert other.render() == game.text_for(state, 1) and card not in other.render()
+    owner = splendor_with_a_hidden_reserve(render_mode="ansi", render_seat=0)
+    assert owner.render() == game.text_for(state, 0) and card in owner.render()
+    picture = splendor_with_a_hidden_reserve(render_mode="rgb_array", render_seat=1)
+    np.testing.assert_array_equal(picture.render(), text_to_rgb(game.text_for(state, 1)))
+    assert type(pickle.loads(pickle.dumps(other))).__name__ == "BoardGameAEC"
+    assert pickle.loads(pickle.dumps(other)).render_seat == 1
+
+
+def test_a_render_seat_of_a_game_with_perfect_information_shows_the_game_picture() -> None:
+    raw = BoardGameAEC("toy_tictactoe", render_mode="rgb_array", render_seat=1)
+    spectator = BoardGameAEC("toy_tictactoe", render_mode="rgb_array")
+    for aec in (raw, spectator):
+        aec.reset(seed=0)
+        aec.step(4)
+    np.testing.assert_array_equal(raw.render(), spectator.render())
+
+
+@pytest.mark.parametrize("seat", [2, -1, "player_2", 1.0, True])
+def test_a_bad_render_seat_is_an_error_naming_it(seat: Any) -> None:
+    with pytest.raises(ValueError, match="render_seat"):
+        BoardGameAEC("toy_tictactoe", render_seat=seat)
 
 
 # -- seeding, copying, rendering ------------------------------------------------------------------

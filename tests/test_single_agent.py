@@ -19,6 +19,7 @@ import pytest  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from stable_baselines3.common.env_checker import check_env as sb3_check_env  # noqa: E402
 
+from boardenvs.core import text_to_rgb  # noqa: E402
 from boardenvs.envs import gym_env_id  # noqa: E402
 from boardenvs.registry import game_entry, list_games, list_opponents, make_opponent_agent  # noqa: E402
 from boardenvs.single_agent import SingleAgentEnv  # noqa: E402
@@ -171,6 +172,91 @@ def test_an_illegal_action_ends_the_episode_with_the_penalty() -> None:
     env.reset()
     _, reward, terminated, truncated, info = env.step(99)  # out of range
     assert (reward, terminated, truncated, info["illegal_action"]) == (-5.0, True, False, True)
+
+
+NOT_ACTIONS = [2.7, 2.0, "2", True, np.bool_(False), None, np.array([2]), np.array(2.0), [2]]
+"""Not actions: ``step`` raises ``TypeError`` and changes nothing (a legal 2 is near each of them)."""
+
+
+@pytest.mark.parametrize("bad", NOT_ACTIONS, ids=repr)
+def test_a_value_that_is_not_an_int_is_a_type_error_not_an_illegal_move(bad: Any) -> None:
+    env = SingleAgentEnv("toy_tictactoe", learner_seat=0)
+    env.reset(seed=0)
+    key = env.game_state.key()
+    with pytest.raises(TypeError, match="^action must be an int, got"):
+        env.step(bad)
+    assert env.game_state.key() == key and env.action_masks().any()
+    env.step(2)
+    assert env.game_state.board[2] == 0
+
+
+@pytest.mark.parametrize("action", [np.int64(2), np.uint8(2), np.array(2)], ids=repr)
+def test_numpy_integers_and_0d_integer_arrays_are_actions(action: Any) -> None:
+    env = SingleAgentEnv("toy_tictactoe", learner_seat=0)
+    env.reset(seed=0)
+    env.step(action)
+    assert env.game_state.board[2] == 0
+
+
+def test_reset_options_are_a_dict_of_known_keys_checked_before_anything_changes() -> None:
+    env = SingleAgentEnv("toy_countdown", num_players=3, learner_seat=1)
+    env.reset(seed=0)
+    key, seat, generator = env.game_state.key(), env.learner_seat, env.np_random.bit_generator.state
+    with pytest.raises(TypeError, match="options must be a dict"):
+        env.reset(options="x")
+    with pytest.raises(ValueError, match=r"unknown reset option\(s\) \['seat'\]; the options are: \['learner_seat'\]"):
+        env.reset(seed=5, options={"seat": 2})
+    with pytest.raises(ValueError, match="learner_seat must be in 0..2, got 3"):
+        env.reset(seed=5, options={"learner_seat": 3})
+    assert env.game_state.key() == key and env.learner_seat == seat
+    assert env.np_random.bit_generator.state == generator
+    assert env.reset(options={"learner_seat": 2})[1]["learner_seat"] == 2
+
+
+def test_step_before_reset_or_after_the_end_asks_for_reset() -> None:
+    env = SingleAgentEnv("toy_tictactoe", learner_seat=0, render_mode="ansi")
+    for call in (lambda: env.step(0), env.render):
+        with pytest.raises(RuntimeError, match="call reset"):
+            call()
+    env.reset(seed=0)
+    env.step(99)  # illegal: the episode is over
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(0)
+
+
+class DeckReserver:
+    """An opponent that reserves the top of the level-1 deck (face down) whenever it can."""
+
+    name = "deck_reserver"
+
+    def act(self, game: Any, view: Any, player: int) -> int:
+        try:
+            return game.parse_action(view, "reserve deck L1")
+        except ValueError:
+            return int(game.legal_actions(view)[0])
+
+
+@pytest.mark.skipif("splendor" not in list_games(), reason="needs a game with hidden information")
+@pytest.mark.parametrize("mode", ["ansi", "rgb_array"])
+def test_render_shows_the_learners_view_never_an_opponents_hidden_card(mode: str) -> None:
+    env = SingleAgentEnv("splendor", opponent=DeckReserver(), learner_seat=1, render_mode=mode)
+    env.reset(seed=0)
+    if not env.game_state.hidden[0, 0]:  # the learner moved first
+        env.step(env.game.parse_action(env.game_state, "take WUG"))
+    state, game = env.game_state, env.game
+    assert state.hidden[0, 0]  # the opponent (seat 0) reserved face down
+    if mode == "ansi":
+        assert env.render() == game.text_for(state, 1) != game.to_text(state)
+        assert game.card_to_str(int(state.reserved[0, 0])) not in env.render()
+    else:
+        np.testing.assert_array_equal(env.render(), text_to_rgb(game.text_for(state, 1)))
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_render_is_the_learner_seats_text(case: Case) -> None:
+    env = make(case, render_mode="ansi")
+    env.reset(seed=1)
+    assert env.render() == env.game.text_for(env.game_state, env.learner_seat)
 
 
 def test_infos_and_observations_are_fresh_objects() -> None:
@@ -337,7 +423,10 @@ def test_bad_opponents_raise_naming_the_parameter(opponent: Any, error: type, ma
         ({"learner_seat": True}, "learner_seat must be an int"),
         ({"observation_format": "flat"}, "observation_format must be one of"),
         ({"render_mode": "screen"}, "render_mode must be one of"),
-        ({"illegal_action_penalty": "high"}, "illegal_action_penalty must be a number"),
+        ({"illegal_action_penalty": "high"}, "illegal_action_penalty must be a finite number"),
+        ({"illegal_action_penalty": float("nan")}, "illegal_action_penalty must be a finite number, got nan"),
+        ({"illegal_action_penalty": float("-inf")}, "illegal_action_penalty must be a finite number"),
+        ({"illegal_action_penalty": True}, "illegal_action_penalty must be a finite number"),
         ({"first_player": 3}, "first_player"),
     ],
 )

@@ -119,6 +119,12 @@ def test_bad_config_raises(bad: dict) -> None:
         Gravwell(**bad)
 
 
+@pytest.mark.parametrize("max_plies", [0, 10**6 + 1, 2**63])
+def test_max_plies_has_a_range_named_in_the_error(max_plies: int) -> None:
+    with pytest.raises(ValueError, match=rf"max_plies must be in 1\.\.1000000, got {max_plies}$"):
+        Gravwell(max_plies=max_plies)
+
+
 def test_card_not_in_hand_and_taken_stack_are_rejected() -> None:
     game = Gravwell(num_players=2)
     s = game.initial_state(np.random.default_rng(3))

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from boardenvs.games.node_conquest import NodeConquest, NodeConquestConfig
+from boardenvs.games.node_conquest.config import MAX_GROWTH, MAX_UNITS
 
 PATH3 = {"topology": "graph", "nodes": 3, "edges": ((0, 1), (1, 2))}
 
@@ -37,6 +39,13 @@ BAD = {
     "negative_garrison": ({"neutral_garrison": -1}, "neutral_garrison"),
     "zero_unit_scale": ({"unit_scale": 0}, "unit_scale"),
     "move_all_units_not_bool": ({"move_all_units": 1}, "move_all_units"),
+    "start_units_past_int64": ({"start_units": 2**63}, r"start_units must be in 1\.\.1000000000, got 9223372036"),
+    "start_units_near_int64": ({"start_units": 2**63 - 3}, r"start_units must be in 1\.\.1000000000"),
+    "garrison_past_int64": ({"neutral_garrison": 2**63}, r"neutral_garrison must be in 0\.\.1000000000"),
+    "garrison_near_int64": ({"neutral_garrison": 2**63 - 3}, r"neutral_garrison must be in 0\.\.1000000000"),
+    "huge_max_plies": ({"max_plies": 10**6 + 1}, r"max_plies must be in 1\.\.1000000"),
+    "huge_unit_scale": ({"unit_scale": 10**9 + 1}, r"unit_scale must be in 1\.\.1000000000"),
+    "huge_growth": ({**PATH3, "growth": (1, 2**63, 1)}, "growth must be in 0..1000000"),
 }
 
 
@@ -44,6 +53,16 @@ BAD = {
 def test_bad_config_raises_value_error_naming_the_parameter(config: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         NodeConquestConfig(**config)
+
+
+def test_the_largest_unit_counts_play_without_overflow() -> None:
+    """The caps keep every count far inside int64: the largest garrison, start and growth play to the end."""
+    rng = np.random.default_rng(0)
+    game = NodeConquest(start_units=MAX_UNITS, neutral_garrison=MAX_UNITS, growth=(MAX_GROWTH,) * 25, max_plies=60)
+    state = game.initial_state(rng)
+    while not game.is_terminal(state):
+        state = game.apply(state, int(rng.choice(game.legal_actions(state))))
+    assert state.units.max() <= 2 * MAX_UNITS + 60 * 25 * MAX_GROWTH and state.units.min() >= 0
 
 
 def test_unknown_parameter_is_a_type_error() -> None:

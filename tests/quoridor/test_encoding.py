@@ -184,6 +184,9 @@ def test_notation_is_openspiels_and_case_insensitive() -> None:
         ({"walls_per_player": -1}, "walls_per_player"),
         ({"max_moves": 0}, "max_moves"),
         ({"liberal_jumps": 1}, "liberal_jumps"),
+        ({"walls_per_player": 2**63}, r"walls_per_player must be in 0\.\.128, got 9223372036854775808"),
+        ({"board_size": 5, "walls_per_player": 33}, r"walls_per_player must be in 0\.\.32, got 33"),
+        ({"max_moves": 2**63}, r"max_moves must be in 1\.\.1000000"),
     ],
 )
 def test_bad_config_raises_value_error_naming_the_field(config: dict, field: str) -> None:

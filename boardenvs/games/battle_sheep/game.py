@@ -304,7 +304,7 @@ class BattleSheep(Game[BattleSheepState, Move]):
             return self.cells + (cell * 8 + direction) * self.splits + split - 1
         raise ValueError(f"{move} has no action id: {self._notation()}")
 
-    def parse_action(self, state: BattleSheepState, text: str) -> int:
+    def _parse_action(self, state: BattleSheepState, text: str) -> int:
         """The legal action written ``text`` (``"place c5"`` or ``"c5 NE 3"``); ``ValueError`` otherwise."""
         words, size = text.split(), self.config.board_size
         try:

@@ -8,6 +8,9 @@ import numpy as np
 
 from boardenvs.core import check_int
 
+MAX_PLIES = 1_000_000
+"""Cap of ``max_plies`` (a full game is far shorter: the spec uses the smaller of the two)."""
+
 
 @dataclass(frozen=True)
 class GravwellConfig:
@@ -19,7 +22,7 @@ class GravwellConfig:
             reproduce the paper's numbers.
         no_secrets: official variant: both cards of every draft stack are face up.
         hardcore: official variant: one Emergency Stop for the whole game instead of one per round.
-        max_plies: cap on the game length; a capped game is ranked by position like a finished one.
+        max_plies: cap on the game length, 1..10**6; a capped game is ranked by position like a finished one.
     """
 
     num_players: int = 4
@@ -30,7 +33,7 @@ class GravwellConfig:
 
     def __post_init__(self) -> None:
         check_int("num_players", self.num_players, 2, 4)
-        check_int("max_plies", self.max_plies, 1)
+        check_int("max_plies", self.max_plies, 1, MAX_PLIES)
         for name in ("inert_tractors", "no_secrets", "hardcore"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise ValueError(f"{name} must be a bool, got {getattr(self, name)!r}")

@@ -13,6 +13,11 @@ TIE_BREAKS = ("draw", "units")
 MIN_SIDE, MAX_SIDE = 2, 26
 MAX_GRAPH_NODES = 1024
 MAX_GROWTH = 1_000_000
+MAX_UNITS = 1_000_000_000
+"""Cap of ``start_units`` and ``neutral_garrison``: with at most 1024 nodes growing by at most ``MAX_GROWTH`` for at
+most ``MAX_PLIES`` plies, no unit count can come near the ``int64`` range."""
+MAX_PLIES = 1_000_000
+MAX_UNIT_SCALE = 1_000_000_000
 
 
 @dataclass(frozen=True)
@@ -30,14 +35,14 @@ class NodeConquestConfig:
         growth: units each owned node gains per growth step, one int >= 0 per node; ``None`` = 1 everywhere.
         starts: one start node per player; ``None`` = the corners (top-left, bottom-right, top-right,
             bottom-left) on grids and hexes, nodes ``i * nodes // num_players`` on graphs.
-        start_units: units on each start node (N1: 15), >= 1.
+        start_units: units on each start node (N1: 15), 1..10**9.
         move_all_units: a move sends every unit (the origin keeps 0); default sends all but one (N3).
         growth_timing: ``"every_ply"`` (N5: every owned node of every player after each ply) or
             ``"mover_only"`` (only the nodes of the player who just moved).
-        neutral_garrison: units on every neutral node at the start (N2: 0); neutral nodes never grow.
-        max_plies: the move cap (200 in the seed); then the most nodes win (tied leaders share the win).
+        neutral_garrison: units on every neutral node at the start (N2: 0), 0..10**9; neutral nodes never grow.
+        max_plies: the move cap (200 in the seed), 1..10**6; then the most nodes win (tied leaders share the win).
         tie_break: at the cap, equal node counts are a ``"draw"`` or decided by total ``"units"``.
-        unit_scale: unit counts are divided by this and clipped to 1 in observations (no cap in the rules).
+        unit_scale: unit counts are divided by this and clipped to 1 in observations (no cap in the rules), 1..10**9.
     """
 
     rows: int = 5
@@ -60,10 +65,10 @@ class NodeConquestConfig:
         check_choice("topology", self.topology, TOPOLOGIES)
         check_int("num_players", self.num_players, 2, 4)
         self._check_shape()
-        check_int("start_units", self.start_units, 1)
-        check_int("neutral_garrison", self.neutral_garrison, 0)
-        check_int("max_plies", self.max_plies, 1)
-        check_int("unit_scale", self.unit_scale, 1)
+        check_int("start_units", self.start_units, 1, MAX_UNITS)
+        check_int("neutral_garrison", self.neutral_garrison, 0, MAX_UNITS)
+        check_int("max_plies", self.max_plies, 1, MAX_PLIES)
+        check_int("unit_scale", self.unit_scale, 1, MAX_UNIT_SCALE)
         check_choice("growth_timing", self.growth_timing, GROWTH_TIMINGS)
         check_choice("tie_break", self.tie_break, TIE_BREAKS)
         if not isinstance(self.move_all_units, bool):

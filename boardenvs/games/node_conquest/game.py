@@ -194,7 +194,7 @@ class NodeConquest(Game[NodeConquestState, Move]):
         del state
         return self._name(self._in_range(action))
 
-    def parse_action(self, state: NodeConquestState, text: str) -> int:
+    def _parse_action(self, state: NodeConquestState, text: str) -> int:
         """The legal action written ``text``; ``ValueError`` saying whether it is unreadable or illegal."""
         action = self._ids_by_name.get(text.strip())
         if action is None:

@@ -10,6 +10,8 @@ from boardenvs.core import check_int
 
 MIN_BOARD_SIZE = 3
 MAX_BOARD_SIZE = 25
+MAX_MOVES = 1_000_000
+"""Cap of ``max_moves``."""
 
 
 @dataclass(frozen=True)
@@ -19,9 +21,10 @@ class QuoridorConfig:
     Attributes:
         board_size: side of the square board, 3..25 (official: 9).
         num_players: 2 or 4.
-        walls_per_player: walls each player starts with; ``None`` means ``board_size**2 // 8``
+        walls_per_player: walls each player starts with, 0 up to the number of wall slots
+            ``2 * (board_size - 1)**2`` (128 on 9x9); ``None`` means ``board_size**2 // 8``
             with 2 players (10 on 9x9, OpenSpiel's default) and half of that with 4 players (5 on 9x9).
-        max_moves: plies after which the game ends as a draw; ``None`` means ``4 * board_size**2``
+        max_moves: plies after which the game ends as a draw, 1..10**6; ``None`` means ``4 * board_size**2``
             (OpenSpiel's cap, 324 on 9x9). As in OpenSpiel, the cap wins over a goal reached on
             the last ply.
         liberal_jumps: the source paper's jump rule: next to a pawn you may move to every square
@@ -40,9 +43,9 @@ class QuoridorConfig:
         if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or players not in (2, 4):
             raise ValueError(f"num_players must be 2 or 4, got {players!r}")
         if self.walls_per_player is not None:
-            check_int("walls_per_player", self.walls_per_player, 0)
+            check_int("walls_per_player", self.walls_per_player, 0, 2 * (int(self.board_size) - 1) ** 2)
         if self.max_moves is not None:
-            check_int("max_moves", self.max_moves, 1)
+            check_int("max_moves", self.max_moves, 1, MAX_MOVES)
         if not isinstance(self.liberal_jumps, bool):
             raise ValueError(f"liberal_jumps must be a bool, got {self.liberal_jumps!r}")
         for name in ("board_size", "num_players", "walls_per_player", "max_moves"):

@@ -190,7 +190,7 @@ class Quoridor(Game[QuoridorState, Move]):
         """Absolute notation of an action id of the player to move (player 0's frame once the game is over)."""
         return move_name(self.tables, self._unified_of_id(state, action))
 
-    def parse_action(self, state: QuoridorState, text: str) -> int:
+    def _parse_action(self, state: QuoridorState, text: str) -> int:
         """The action id of ``text`` for the player to move; ``ValueError`` saying why it is unreadable or illegal."""
         move = unified_of_move(self.tables, parse_move(self.tables, text))
         if state.current_player == TERMINAL:
