@@ -1,0 +1,280 @@
+"""RLlib adapter: every game as an RLlib ``MultiAgentEnv`` and a ready masked-PPO config.
+
+RLlib's example masking module (``ActionMaskingTorchRLModule``) reads observations ``{"observations": ...,
+"action_mask": float32}`` and RLlib's default CNN reads planes channels-last ``(H, W, C)``, so the adapter
+
+- builds the game's AEC env with ``observation_layout="channels_last"`` for board games (vector games stay as they
+  are), renames ``"observation"`` to ``"observations"`` and casts the mask to float32
+  (:class:`RLlibObservations`, a plain PettingZoo wrapper);
+- hands that env to ``ray.rllib.env.wrappers.pettingzoo_env.PettingZooEnv`` (:func:`make_rllib_env`);
+- registers one RLlib env per game, ``boardenvs_<game>`` (:func:`register_rllib_envs`);
+- returns a small shared-policy self-play PPO config with action masking, a CNN sized from the planes or an MLP
+  for vectors, and the env checker off (it samples unmasked actions) (:func:`masked_ppo_config`).
+
+Ray is optional: this module imports without it, and each function that needs it raises ``ImportError`` naming
+the extra to install, ``pip install "boardenvs[pipelines]"``.
+
+Example:
+    >>> import ray  # doctest: +SKIP
+    >>> from boardenvs.rllib import masked_ppo_config
+    >>> ray.init(num_cpus=2)  # doctest: +SKIP
+    >>> algo = masked_ppo_config("quoridor", board_size=5).build_algo()  # doctest: +SKIP
+    >>> result = algo.train()  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import BaseWrapper
+
+from boardenvs.aec import BoardGameAEC, wrap_env
+from boardenvs.registry import list_games, make_game
+
+EXTRA = "pipelines"
+"""The optional-dependency extra that installs ray[rllib]."""
+OBSERVATIONS_KEY = "observations"
+"""The observation key of RLlib's ``ActionMaskingTorchRLModule`` (PettingZoo's is ``"observation"``)."""
+ENV_PREFIX = "boardenvs_"
+"""RLlib env names are ``boardenvs_<game>``."""
+SHARED_POLICY = "shared"
+"""The module id every seat maps to in :func:`masked_ppo_config` (self-play with one network)."""
+
+
+# -- ray as an optional import -------------------------------------------------------------------
+def require_ray() -> None:
+    """Raise ``ImportError`` naming the extra to install unless ``ray[rllib]`` imports."""
+    try:
+        import ray.rllib  # noqa: F401
+    except ImportError as error:
+        raise ImportError(
+            f'boardenvs.rllib needs ray[rllib]; install it with: pip install "boardenvs[{EXTRA}]"'
+        ) from error
+
+
+# -- observations ---------------------------------------------------------------------------------
+def rllib_layout(game_name: str, preset: str | None = None, **config: Any) -> str:
+    """The observation layout RLlib gets for a game: ``"channels_last"`` for board planes, else ``"channels_first"``
+    (a vector has no channel axis to move)."""
+    shape = make_game(game_name, preset=preset, **config).spec.observation_shape
+    return "channels_last" if len(shape) == 3 else "channels_first"
+
+
+def check_rllib_options(game_name: str, observation_format: str, observation_layout: str, layout: str) -> None:
+    """Raise ``ValueError`` naming the option unless RLlib's models can read observations made with it.
+
+    Args:
+        game_name: The game, for the message.
+        observation_format: Must be ``"array"`` (RLlib's default encoders read one Box, not a Dict of fields).
+        observation_layout: What the caller asked for; must equal ``layout`` (channels-last planes for RLlib's CNN).
+        layout: The layout RLlib needs for this game (:func:`rllib_layout`).
+    """
+    if observation_format != "array":
+        raise ValueError(
+            f"observation_format={observation_format!r} is not supported by boardenvs.rllib: RLlib's encoders read "
+            "one array; use observation_format='array'"
+        )
+    if observation_layout != layout:
+        why = (
+            "RLlib's CNN reads board planes channels-last (H, W, C)"
+            if layout == "channels_last"
+            else "its observation is a vector, with no channel axis to move"
+        )
+        raise ValueError(
+            f"observation_layout={observation_layout!r} is not supported by boardenvs.rllib for {game_name}: "
+            f"{why}; use observation_layout={layout!r}"
+        )
+
+
+class RLlibObservations(BaseWrapper):
+    """A PettingZoo AEC wrapper giving ``{"observations": float32, "action_mask": float32}`` observations.
+
+    The keys are those of RLlib's ``ActionMaskingTorchRLModule``; the mask is float32 because that module takes its
+    logarithm. Everything else (turns, rewards, illegal-move handling) is the wrapped env's.
+    """
+
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        self._spaces = {agent: self._rllib_space(env.observation_space(agent)) for agent in env.possible_agents}
+
+    @staticmethod
+    def _rllib_space(space: spaces.Space) -> spaces.Dict:
+        mask = space["action_mask"]
+        return spaces.Dict(
+            {
+                OBSERVATIONS_KEY: space["observation"],
+                "action_mask": spaces.Box(0.0, 1.0, mask.shape, dtype=np.float32),
+            }
+        )
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        """The (cached) ``Dict(observations=Box(float32), action_mask=Box(0, 1, float32))`` of ``agent``."""
+        return self._spaces[agent]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The wrapped env's observation of ``agent`` with RLlib's keys and a float32 mask."""
+        observation = self.env.observe(agent)
+        return {
+            OBSERVATIONS_KEY: observation["observation"],
+            "action_mask": observation["action_mask"].astype(np.float32),
+        }
+
+
+def make_aec_for_rllib(game_name: str, *, raw: bool = False, **kwargs: Any) -> RLlibObservations:
+    """The game's AEC env as RLlib reads it (no ray needed): :class:`RLlibObservations` over the game's env.
+
+    Args:
+        game_name: A name from ``boardenvs.list_games()``.
+        raw: ``True`` uses the raw env, where an illegal action raises ``ValueError`` (for tests); ``False`` (the
+            default) the wrapped env, where an illegal action ends the game with -1 for the offender.
+        **kwargs: ``observation_format``/``observation_layout`` (only the values RLlib can read, see
+            :func:`check_rllib_options`), ``preset``, ``render_mode`` and game config fields.
+    """
+    layout = rllib_layout(game_name, kwargs.get("preset"), **_config_fields(kwargs))
+    observation_format = kwargs.pop("observation_format", "array")
+    observation_layout = kwargs.pop("observation_layout", layout)
+    check_rllib_options(game_name, observation_format, observation_layout, layout)
+    aec = BoardGameAEC(game_name, observation_format=observation_format, observation_layout=layout, **kwargs)
+    return RLlibObservations(aec if raw else wrap_env(aec))
+
+
+def _config_fields(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The game config fields among env kwargs (everything but the env's own options)."""
+    env_options = {"preset", "render_mode", "observation_format", "observation_layout", "events"}
+    return {key: value for key, value in kwargs.items() if key not in env_options}
+
+
+# -- RLlib ----------------------------------------------------------------------------------------
+def make_rllib_env(game_name: str, *, raw: bool = False, **kwargs: Any) -> Any:
+    """The game as an RLlib ``MultiAgentEnv`` (``PettingZooEnv`` over :func:`make_aec_for_rllib`).
+
+    Agents are ``player_0 .. player_{n-1}``; only the agent to move gets an observation, rewards are PettingZoo's
+    ``last()`` rewards (zero-sum at the end of the game). Arguments as for :func:`make_aec_for_rllib`.
+
+    Raises:
+        ImportError: ray[rllib] is not installed (the message names the extra).
+        ValueError: an observation format or layout RLlib cannot read.
+    """
+    require_ray()
+    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+
+    aec = make_aec_for_rllib(game_name, raw=raw, **kwargs)
+    env = PettingZooEnv(aec)
+    env.possible_agents = list(aec.possible_agents)  # PettingZooEnv lists them from a set: keep the seat order
+    env.agents = list(aec.possible_agents)
+    return env
+
+
+def rllib_env_name(game_name: str) -> str:
+    """The RLlib (tune) env name of a game: ``boardenvs_<game>``."""
+    return f"{ENV_PREFIX}{game_name}"
+
+
+def _env_creator(game_name: str) -> Any:
+    def create(env_config: dict[str, Any]) -> Any:
+        return make_rllib_env(game_name, **dict(env_config))
+
+    create.__name__ = f"create_{rllib_env_name(game_name)}"
+    return create
+
+
+def register_rllib_envs() -> list[str]:
+    """Register every game with ``ray.tune.register_env`` as ``boardenvs_<game>`` (``env_config`` holds the env
+    kwargs, e.g. ``{"board_size": 5}``); returns the names."""
+    require_ray()
+    from ray.tune.registry import register_env
+
+    names = []
+    for game_name in list_games():
+        register_env(rllib_env_name(game_name), _env_creator(game_name))
+        names.append(rllib_env_name(game_name))
+    return names
+
+
+def conv_filters(plane_shape: tuple[int, ...]) -> list[list[int]]:
+    """Small ``[channels, kernel, stride]`` conv layers for ``(H, W, C)`` planes: 3x3 "same" convolutions, the
+    second strided on boards larger than 8x8 so that the flattened features stay small."""
+    height, width = plane_shape[0], plane_shape[1]
+    stride = 2 if max(height, width) > 8 else 1
+    return [[16, 3, 1], [32, 3, stride]]
+
+
+def model_config(observation_shape: tuple[int, ...]) -> dict[str, Any]:
+    """RLlib ``model_config`` for an observation shape: a CNN for ``(H, W, C)`` planes, an MLP for vectors."""
+    if len(observation_shape) == 3:
+        return {"conv_filters": conv_filters(observation_shape), "head_fcnet_hiddens": [64]}
+    return {"fcnet_hiddens": [64, 64], "head_fcnet_hiddens": []}
+
+
+def masked_ppo_config(
+    game_name: str,
+    *,
+    train_batch_size: int = 512,
+    minibatch_size: int = 128,
+    num_epochs: int = 4,
+    lr: float = 3e-4,
+    seed: int | None = None,
+    raw: bool = False,
+    torch_threads: int | None = 1,
+    **env_kwargs: Any,
+) -> Any:
+    """A ready ``PPOConfig`` for masked self-play PPO on a game, sized for a small CPU.
+
+    One shared ``ActionMaskingTorchRLModule`` plays every seat (observations are egocentric), with a CNN or an MLP
+    from :func:`model_config`; sampling runs on the driver (no env runner actors, no learner actors) and the env
+    checker is off (it samples unmasked actions). Change anything on the returned config before ``build_algo()``.
+
+    Args:
+        game_name: A name from ``boardenvs.list_games()``.
+        train_batch_size: Env steps per training iteration.
+        minibatch_size: SGD minibatch size.
+        num_epochs: SGD passes over each train batch.
+        lr: Learning rate.
+        seed: Seed of the env runners and networks.
+        raw: Use the raw env (an illegal action raises) instead of the penalising one.
+        torch_threads: Torch threads of each process that samples (with no env runner actors, the driver, where the
+            learner runs too); one thread is far faster for these small networks on a busy small CPU. ``None``
+            leaves torch's setting alone.
+        **env_kwargs: Env kwargs passed as ``env_config`` (``preset``, game config fields).
+    """
+    require_ray()
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+
+    register_rllib_envs()
+    env_config = {**env_kwargs, "raw": raw}
+    probe = make_aec_for_rllib(game_name, **env_kwargs)
+    observation_shape = probe.observation_space(probe.possible_agents[0])[OBSERVATIONS_KEY].shape
+    module = RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config=model_config(observation_shape))
+    return (
+        PPOConfig()
+        .environment(env=rllib_env_name(game_name), env_config=env_config, disable_env_checking=True)
+        .env_runners(num_env_runners=0, num_envs_per_env_runner=1, rollout_fragment_length="auto")
+        .learners(num_learners=0)
+        .multi_agent(policies={SHARED_POLICY}, policy_mapping_fn=_shared_policy)
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={SHARED_POLICY: module}))
+        .training(
+            train_batch_size_per_learner=train_batch_size, minibatch_size=minibatch_size, num_epochs=num_epochs, lr=lr
+        )
+        .debugging(seed=seed)
+        .callbacks(on_environment_created=partial(limit_torch_threads, torch_threads))
+    )
+
+
+def limit_torch_threads(threads: int | None, **kwargs: Any) -> None:
+    """An ``on_environment_created`` callback: ``torch.set_num_threads(threads)`` in the env runner's process."""
+    if threads is not None:
+        import torch
+
+        torch.set_num_threads(threads)
+
+
+def _shared_policy(agent_id: str, episode: Any = None, **kwargs: Any) -> str:
+    """Every seat plays with the one shared module."""
+    return SHARED_POLICY
