@@ -4,6 +4,7 @@
     python -m scripts.train_sb3 --config board_size=5 --algo dqn --steps 200000
     python -m scripts.train_sb3 --config board_size=5 --opponents random,heuristic,selfplay --vec subproc
     python -m scripts.train_sb3 --resume runs/quoridor-ppo-0/model.zip --steps 50000   # 50k more steps
+    python -m scripts.train_sb3 --config board_size=5 --force               # replace runs/quoridor-ppo-0
 
 The learner plays a random seat each episode against opponents drawn per episode from ``--opponents``
 (``random``, the game's scripted agents, and ``selfplay``: snapshots of the learner saved every
@@ -14,6 +15,11 @@ half, Wilson 95% interval, illegal moves) and ``<out>/learning_curve.png``, and 
 again on fresh seeds). The trained model ends in ``<out>/model.zip`` with its JSON sidecar ``model.json``; play
 it with ``python -m scripts.tournament --agents random,heuristic,sb3:<out>/model.zip``. The run itself is
 :func:`baselines.learners.sb3.runs.train`.
+
+A run survives ``kill -9``: every file is written whole (temporary file, then rename). Rerun a killed command with
+``--resume <out>`` (or ``--resume <out>/model.zip``) and it continues from the newest intact checkpoint with
+``eval.csv`` cut back to it, so the history holds every evaluation once and the run ends at the same step count.
+A new run refuses an ``--out`` that already holds one; ``--force`` replaces it.
 """
 
 from __future__ import annotations

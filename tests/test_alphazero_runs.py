@@ -5,9 +5,11 @@ load by name."""
 from __future__ import annotations
 
 import os
+import random
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +27,7 @@ from baselines.learners.alphazero.network import (
     save_checkpoint,
 )
 from baselines.learners.alphazero.pretrained import pretrained_checkpoint, ship, shipped
+from baselines.runs import RunDirectory
 from boardenvs.registry import make_game
 from scripts import train_alphazero
 
@@ -70,7 +73,7 @@ def test_a_run_killed_during_training_resumes_to_the_networks_of_an_uninterrupte
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert result.returncode == -signal.SIGKILL, result.stderr
     assert (killed / "iteration_001.pt").is_file() and not (killed / "iteration_002.pt").exists()
-    assert not [path for path in killed.rglob("*") if path.name.endswith(".tmp")]
+    assert not [path for path in killed.rglob("*") if ".tmp" in path.name]
     with pytest.raises(FileExistsError, match="--resume"):
         AlphaZeroTrainer("toy_tictactoe", {}, SETTINGS, killed, progress=False)
     resumed = AlphaZeroTrainer("toy_tictactoe", {}, SETTINGS, killed, progress=False, resume=True)
@@ -82,6 +85,36 @@ def test_a_run_killed_during_training_resumes_to_the_networks_of_an_uninterrupte
     losses = [(row["policy_loss"], row["value_loss"]) for row in history]
     assert losses == [(row["policy_loss"], row["value_loss"]) for row in whole.history]
     assert sorted(path.name for path in (killed / "replay").iterdir()) == ["iteration_002.npz", "iteration_003.npz"]
+
+
+SELF_PLAY_WITH_WORKERS = """
+import sys
+import tests.toy_games
+from scripts import train_alphazero
+
+train_alphazero.cli(sys.argv[1:])
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="lists processes through /proc")
+def test_a_trainer_killed_during_self_play_with_workers_leaves_no_process_behind(tmp_path) -> None:
+    from tests.test_tournament_script import child_pids, kill_when, wait_until_gone
+
+    flags = ["--game", "toy_tictactoe", "--iterations", "1", "--games", "200", "--simulations", "8",
+             "--channels", "4", "--blocks", "1", "--hidden", "8", "--eval-games", "0", "--workers", "2",
+             "--threads", "1", "--out", str(tmp_path), "--no-progress"]  # fmt: skip
+    process = subprocess.Popen([sys.executable, "-c", SELF_PLAY_WITH_WORKERS, *flags], cwd=ROOT)
+    delay, started = random.Random().uniform(0.0, 2.0), []  # a random point of self-play (the assertion holds at any)
+
+    def workers_running_for_a_while() -> bool:
+        if not started and len(child_pids(process.pid)) >= 3:  # two workers and the resource tracker
+            started.append(time.monotonic())
+        return bool(started) and time.monotonic() >= started[0] + delay
+
+    children = kill_when(process, workers_running_for_a_while)
+    assert process.returncode == -signal.SIGKILL and len(children) >= 3, children
+    assert wait_until_gone(children) == set(), f"killed {delay:.2f} s into self-play; left running: {children}"
+    assert not (tmp_path / "iteration_001.pt").exists()
 
 
 def test_resuming_a_finished_run_with_more_iterations_continues_it(tmp_path) -> None:
@@ -155,6 +188,19 @@ def test_atomic_write_keeps_the_old_file_when_the_writer_dies(tmp_path) -> None:
     with pytest.raises(RuntimeError):
         atomic_write(path, half_then_fail)
     assert path.read_bytes() == b"old" and os.listdir(tmp_path) == ["best.pt"]
+
+
+def test_a_run_folder_is_claimed_by_one_process_and_cleared_of_temporaries(tmp_path) -> None:
+    (tmp_path / ".latest.123.tmp.zip").write_bytes(b"half")  # left by a writer killed in atomic_write
+    (tmp_path / "history.csv").write_text("iteration\n")
+    with pytest.raises(FileExistsError, match=r"already holds a run \(history.csv\): pass --resume .* --force"):
+        RunDirectory(tmp_path, ["history.csv"]).__enter__()
+    with RunDirectory(tmp_path, ["history.csv"], resume=True):
+        assert not (tmp_path / ".latest.123.tmp.zip").exists()
+        with pytest.raises(RuntimeError, match="in use by a run still going"):
+            RunDirectory(tmp_path, ["history.csv"], resume=True).__enter__()
+    with RunDirectory(tmp_path, ["history.csv"], force=True):
+        assert not (tmp_path / "history.csv").exists()
 
 
 def test_devices_resolve_and_a_missing_gpu_is_named() -> None:

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import csv
+import json
 from collections import Counter
 from functools import partial
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from baselines import IllegalActionError, RandomAgent, play_game, tournament, tournament_schedule
-from baselines.arena import field_lineups, game_seeds, tournament_lineups
+from baselines.arena import field_lineups, game_seeds, read_records, tournament_lineups
 from baselines.arena.ratings import ELO_MEAN, fit_elo, wilson_interval
 from baselines.factory import make_agent
 from boardenvs import make_game
@@ -272,6 +274,56 @@ def test_a_log_from_another_tournament_is_refused(toy, tmp_path) -> None:
     tournament(toy, {"a": RandomAgent, "b": RandomAgent}, 2, seed=5, log_path=log)
     with pytest.raises(ValueError, match=r"another tournament: its 'seed' is 5, this run's is 6"):
         tournament(toy, {"a": RandomAgent, "b": RandomAgent}, 2, seed=6, log_path=log)
+
+
+def logged(toy, tmp_path, games: int = 6) -> tuple[Path, list[str]]:
+    """A finished logged tic-tac-toe tournament of ``games`` games: the log's path and its lines."""
+    log = tmp_path / "run.jsonl"
+    tournament(toy, {"a": RandomAgent, "b": RandomAgent}, games, seed=5, log_path=log)
+    return log, log.read_text().splitlines(keepends=True)
+
+
+def rerun(toy, log: Path, games: int = 6) -> list[int]:
+    """Run the logged tournament again (it plays only what is missing); the schedule indices in the log."""
+    tournament(toy, {"a": RandomAgent, "b": RandomAgent}, games, seed=5, log_path=log)
+    return [json.loads(line)["index"] for line in log.read_text().splitlines()[1:]]
+
+
+@pytest.mark.parametrize(
+    ("damage", "line"),
+    [
+        (lambda lines: [*lines[:3], "\n", *lines[3:]], 4),  # a blank line
+        (lambda lines: [*lines[:2], lines[2][:20] + "\n", *lines[3:]], 3),  # a garbled line
+        (lambda lines: [*lines[:2], '{"index": 1}\n', *lines[3:]], 3),  # JSON, but not a game
+        (lambda lines: [*lines, lines[2]], 8),  # a game logged twice
+        (lambda lines: ["{not json\n", *lines[1:]], 1),  # a garbled header
+    ],
+    ids=["blank", "garbled", "not-a-game", "repeated", "garbled-header"],
+)
+def test_a_damaged_log_line_is_reported_with_file_and_line(toy, tmp_path, damage, line: int) -> None:
+    log, lines = logged(toy, tmp_path)
+    log.write_text("".join(damage(lines)))
+    before = log.read_bytes()
+    with pytest.raises(ValueError, match=rf"run.jsonl' line {line}: damaged line"):
+        tournament(toy, {"a": RandomAgent, "b": RandomAgent}, 6, seed=5, log_path=log)
+    with pytest.raises(ValueError, match=rf"line {line}: damaged line"):
+        read_records(log)
+    assert log.read_bytes() == before  # nothing is appended to a damaged log
+
+
+def test_a_header_without_its_newline_is_repaired_before_games_are_appended(toy, tmp_path) -> None:
+    log, lines = logged(toy, tmp_path)
+    log.write_text(lines[0].rstrip("\n"))  # killed right after the header, before its newline
+    assert rerun(toy, log) == list(range(6)) and log.read_text().splitlines()[0] == lines[0].rstrip("\n")
+    log.write_text(lines[0][:25])  # killed in the middle of the header: the log holds no game yet
+    assert rerun(toy, log) == list(range(6))
+
+
+def test_a_truncated_last_line_is_dropped_and_replayed_once(toy, tmp_path) -> None:
+    log, lines = logged(toy, tmp_path)
+    log.write_text("".join(lines[:4]) + lines[4][:-1])  # the whole game but its newline
+    assert rerun(toy, log) == list(range(6))
+    assert [record.actions for record in read_records(log)] == [json.loads(line)["actions"] for line in lines[1:]]
 
 
 def test_parallel_workers_give_the_same_records() -> None:

@@ -229,7 +229,7 @@ def test_make_agent_builds_sb3_agents_by_path(saved_models: dict[str, Path]) -> 
     with pytest.raises(FileNotFoundError):
         make_agent("sb3:no/such/model.zip", "quoridor")
     with pytest.raises(ValueError, match="unknown agent"):
-        make_agent("alphabeta", "quoridor")
+        make_agent("no_such_agent", "quoridor")
 
 
 def test_models_without_sidecar_load_with_the_right_class(saved_models: dict[str, Path], tmp_path) -> None:

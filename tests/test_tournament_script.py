@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 import csv
+import json
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 from scripts.tournament import Args, agent_names, cli, main
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_small_run_writes_csv_and_png(tmp_path) -> None:
@@ -34,8 +44,8 @@ def test_four_player_run() -> None:
 
 
 def test_unknown_agent_is_reported_with_the_choices() -> None:
-    with pytest.raises(ValueError, match=r"unknown agent 'alphabeta'.*choices"):
-        main(Args(agents="random,alphabeta", games_per_pairing=2, progress=False, csv="", png=""))
+    with pytest.raises(ValueError, match=r"unknown agent 'no_such_agent'.*choices"):
+        main(Args(agents="random,no_such_agent", games_per_pairing=2, progress=False, csv="", png=""))
 
 
 def test_agent_list_must_name_two_distinct_agents() -> None:
@@ -77,3 +87,71 @@ def test_field_mode_with_settings_and_a_resumable_log(tmp_path) -> None:
 def test_a_field_needs_an_agent() -> None:
     with pytest.raises(ValueError, match="--field needs at least 1 agent"):
         main(Args(agents="random", field=" , ", games_per_pairing=2, progress=False, csv="", png=""))
+
+
+# -- kill -9 and damaged logs ------------------------------------------------------------------------------
+def child_pids(parent: int) -> set[int]:
+    """The processes whose parent is ``parent`` (read from ``/proc``; psutil is not a dependency)."""
+    children = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == parent:
+                children.add(int(entry.name))
+    return children
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (a zombie waiting for its new parent to reap it counts as gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+
+
+def wait_until_gone(pids: set[int], seconds: float = 10.0) -> set[int]:
+    """The processes of ``pids`` still running after waiting up to ``seconds`` for them to end."""
+    deadline = time.monotonic() + seconds
+    while any(running(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return {pid for pid in pids if running(pid)}
+
+
+def kill_when(process: subprocess.Popen, ready: Callable[[], bool], timeout: float = 60.0) -> set[int]:
+    """SIGKILL ``process`` as soon as ``ready()``; return its children as they were just before the kill."""
+    deadline = time.monotonic() + timeout
+    while not ready():
+        assert process.poll() is None, f"the run ended before it could be killed: {process.communicate()}"
+        assert time.monotonic() < deadline, "the run never reached the point to kill it at"
+        time.sleep(0.005)
+    children = child_pids(process.pid)
+    process.kill()
+    process.wait(timeout=10)
+    return children
+
+
+def game_lines(log: Path) -> int:
+    """Complete game lines in a tournament log so far."""
+    return max(log.read_bytes().count(b"\n") - 1, 0) if log.exists() else 0
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="lists processes through /proc")
+def test_a_tournament_killed_with_workers_leaves_no_process_and_a_rerun_plays_every_game_once(tmp_path) -> None:
+    log, games = tmp_path / "games.jsonl", 120
+    argv = ["--config", "board_size=5", "--agents", "random,path", "--games-per-pairing", str(games), "--workers", "2",
+            "--log", str(log), "--csv", "", "--png", "", "--no-progress"]  # fmt: skip
+    kill_after = random.Random().randint(1, 40)  # a random point of the run (the assertions hold at any)
+    process = subprocess.Popen([sys.executable, "-m", "scripts.tournament", *argv], cwd=ROOT)
+    children = kill_when(process, lambda: game_lines(log) >= kill_after)
+    assert process.returncode == -signal.SIGKILL and len(children) >= 2, (kill_after, children)  # workers, tracker
+    assert wait_until_gone(children) == set(), f"killed after {kill_after} games; left running: {children}"
+    played = game_lines(log)
+    assert played < games, "the kill came too late to test anything"
+    result = main(Args(config=["board_size=5"], agents="random,path", games_per_pairing=games, workers=2,
+                       log=str(log), csv="", png="", progress=False))  # fmt: skip
+    indices = [json.loads(line)["index"] for line in log.read_text().splitlines()[1:]]
+    assert sorted(indices) == list(range(games)) and len(result.records) == games, f"killed after {kill_after}"

@@ -1,10 +1,17 @@
-"""Tests of ``scripts/train_sb3.py`` (through ``main(Args)`` and ``cli(argv)``) and ``baselines.learners.sb3.runs``."""
+"""Tests of ``scripts/train_sb3.py`` (through ``main(Args)`` and ``cli(argv)``) and ``baselines.learners.sb3.runs``,
+killed runs and damaged files included."""
 
 from __future__ import annotations
 
 import csv
 import dataclasses
 import json
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -13,11 +20,13 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
-from baselines.learners.sb3.runs import SB3Settings, plan_training  # noqa: E402
+from baselines.learners.sb3.agent import CARD_IN_ZIP  # noqa: E402
+from baselines.learners.sb3.runs import SB3Settings, find_checkpoint, plan_training, read_checkpoint  # noqa: E402
 from baselines.settings import settings_from  # noqa: E402
 from scripts.train_sb3 import Args, cli, main  # noqa: E402
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(autouse=True)
@@ -165,3 +174,124 @@ def test_trained_models_play_in_the_tournament_script(trained_run: Any) -> None:
     args = TournamentArgs(config=["board_size=3"], agents=f"random,{name}", games_per_pairing=4, csv="", png="")
     result = tournament_main(dataclasses.replace(args, progress=False))
     assert {stats.name for stats in result.stats} == {"random", name} and len(result.records) == 4
+
+
+# -- killed runs, damaged files, existing runs ------------------------------------------------------------------
+KILL_AT_A_WRITE = """
+import os, signal, sys
+import tests.toy_games
+from scripts import train_sb3
+
+kill_at, before = int(sys.argv[1]), sys.argv[2] == "before"
+renames, rename = [0], os.replace
+
+def rename_or_die(source, target):  # every file of a run is written to a temporary file, then renamed
+    renames[0] += 1
+    if renames[0] == kill_at and before:
+        os.kill(os.getpid(), signal.SIGKILL)
+    rename(source, target)
+    if renames[0] == kill_at:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+os.replace = rename_or_die
+train_sb3.cli(sys.argv[3:])
+"""
+
+
+def countdown_flags(out: Path, steps: int) -> list[str]:
+    """A quick run on toy_countdown that evaluates (and saves latest.zip) every 128 steps."""
+    return ["--game", "toy_countdown", "--steps", str(steps), "--n-envs", "1", "--n-steps", "64", "--batch-size",
+            "64", "--eval-every", "128", "--eval-games", "4", "--eval-opponents", "random", "--out", str(out),
+            "--no-progress"]  # fmt: skip
+
+
+def random_kill_point(rng: random.Random, first: int, last: int) -> tuple[int, str]:
+    """A rename to die at, from ``first`` to ``last``, and whether before or after it (never after ``last``)."""
+    points = [(index, when) for index in range(first, last + 1) for when in ("before", "after")]
+    return rng.choice(points[:-1])
+
+
+@pytest.mark.parametrize("killed", ["new", "continued"])
+def test_a_run_killed_at_a_random_point_resumes_to_one_history_and_its_full_step_count(killed, tmp_path) -> None:
+    out, steps = tmp_path / "run", 512 if killed == "new" else 384
+    if killed == "continued":  # the issue's case: rerunning a killed --resume run mixed two runs in eval.csv
+        cli(countdown_flags(out, 256))
+    evaluations = steps // 128
+    # renames: eval.csv, plot, latest.zip, latest.json per evaluation, best.zip and best.json too on a new run's
+    # first (at step 0; later ones only when it improves), model.zip and model.json at the end. Kill points: from
+    # just after the first latest.zip (a new run's first checkpoint) to just before model.zip (after it, the run
+    # is finished, and --resume would add --steps more)
+    first = 4 if killed == "new" else 1
+    last = 4 * evaluations + (6 if killed == "new" else 0) + 1
+    kill_at, when = random_kill_point(random.Random(), first, last)
+    extra = ["--resume", str(out)] if killed == "continued" else []
+    flags = countdown_flags(out, steps) + extra
+    code = [sys.executable, "-c", KILL_AT_A_WRITE, str(kill_at), when, *flags]
+    process = subprocess.run(code, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert process.returncode == -signal.SIGKILL, (kill_at, when, process.stderr[-2000:])
+    if killed == "new":
+        before = (out / "eval.csv").read_bytes()
+        with pytest.raises(FileExistsError, match=r"already holds a run.*--resume.*--force"):
+            cli(countdown_flags(out, steps))  # rerunning the fresh command must not delete the killed run
+        assert (out / "eval.csv").read_bytes() == before
+    result = cli(countdown_flags(out, steps) + ["--resume", str(out)])
+    final = steps + (256 if killed == "continued" else 0)
+    logged = [int(row["steps"]) for row in csv_rows(out / "eval.csv")]
+    assert logged == list(range(0, final + 1, 128)), (kill_at, when, logged)  # every evaluation once, in order
+    assert result.steps == final and json.loads((out / "model.json").read_text())["steps"] == final
+    assert json.loads((out / "best.json").read_text())["steps"] in logged
+    assert not [path.name for path in out.rglob("*") if ".tmp" in path.name]
+
+
+def copied_run(trained_run: Any, out: Path) -> Path:
+    """A copy of the trained run's folder to damage."""
+    shutil.copytree(trained_run.out, out, ignore=shutil.ignore_patterns(".lock"))
+    return out
+
+
+def test_a_half_written_last_row_is_dropped_and_a_garbled_row_is_named(trained_run: Any, tmp_path) -> None:
+    out = copied_run(trained_run, tmp_path / "run")
+    lines = (out / "eval.csv").read_text().splitlines(keepends=True)
+    (out / "eval.csv").write_text("".join(lines) + lines[-1][:15])  # killed in the middle of writing a row
+    result = main(small_args(None, resume=str(out), steps=512))
+    logged = [row["steps"] for row in csv_rows(out / "eval.csv")]
+    assert logged == [steps for steps in ("0", "512", "1024", "1536") for _ in range(2)] and result.steps == 1_536
+    garbled = (out / "eval.csv").read_text().splitlines(keepends=True)
+    garbled[2] = "512,oops\n"
+    (out / "eval.csv").write_text("".join(garbled))
+    with pytest.raises(ValueError, match=r"eval.csv' line 3: damaged row \(2 field\(s\) where the header has 12"):
+        main(small_args(None, resume=str(out), steps=512))
+    assert (out / "eval.csv").read_text().splitlines()[2] == "512,oops"  # nothing was rewritten
+
+
+def test_a_new_run_refuses_a_folder_that_holds_one_and_force_replaces_it(trained_run: Any, tmp_path) -> None:
+    out = copied_run(trained_run, tmp_path / "run")
+    best = (out / "best.zip").read_bytes()
+    with pytest.raises(FileExistsError, match=r"already holds a run \(eval.csv, .*best.zip.*\): pass --resume"):
+        main(small_args(out))
+    assert (out / "best.zip").read_bytes() == best
+    with pytest.raises(ValueError, match="resume and force exclude each other"):
+        main(small_args(out, resume=str(out), force=True))
+    result = main(small_args(out, force=True, steps=256, eval_every=256))
+    assert [row["steps"] for row in csv_rows(out / "eval.csv")] == ["0", "0", "256", "256"] and result.steps == 256
+
+
+def test_resume_takes_the_newest_intact_checkpoint_and_names_the_broken_ones(trained_run: Any, tmp_path) -> None:
+    out = copied_run(trained_run, tmp_path / "run")
+    card = json.loads((out / "latest.json").read_text())
+    (out / "latest.json").write_text(json.dumps({**card, "steps": 99_999}))  # a sidecar out of step with its zip
+    assert read_checkpoint(out / "latest.zip").card.steps == 1_024  # the card inside the zip is the one read
+    (out / "model.zip").write_bytes((out / "model.zip").read_bytes()[:1000])  # cut short
+    assert find_checkpoint(str(out / "model.zip")).path == out / "latest.zip"
+    with zipfile.ZipFile(trained_run.out / "latest.zip") as source, zipfile.ZipFile(out / "latest.zip", "w") as copy:
+        for name in source.namelist():  # a zip saved without its card inside, paired with a newer sidecar
+            if name != CARD_IN_ZIP:
+                copy.writestr(name, source.read(name))
+    with pytest.raises(ValueError, match=r"model.zip' is not a readable SB3 model.*latest.json says 99999"):
+        find_checkpoint(str(out))
+    with pytest.raises(ValueError, match="resume: no saved model at"):
+        find_checkpoint(str(tmp_path / "nothing"))
+    (out / "model.zip").unlink()
+    (out / "latest.zip").unlink()
+    with pytest.raises(ValueError, match="holds no saved model yet .* start it again with --force"):
+        find_checkpoint(str(out))

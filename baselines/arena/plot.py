@@ -12,6 +12,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from baselines.runs import atomic_write
+
 
 class ResultView(Protocol):
     """What the picture reads of a tournament result (:class:`baselines.arena.results.TournamentResult`)."""
@@ -27,7 +29,7 @@ class ResultView(Protocol):
 
 
 def plot_tournament(result: ResultView, path: str | Path) -> None:
-    """Save ``result`` as a PNG at ``path``."""
+    """Save ``result`` as a PNG (or the format ``path``'s suffix names) at ``path``, atomically."""
     from matplotlib.figure import Figure
 
     count = len(result.names)
@@ -37,8 +39,8 @@ def plot_tournament(result: ResultView, path: str | Path) -> None:
     _draw_win_rates(bars, result)
     _draw_pairwise(figure, heatmap, result)
     figure.suptitle(f"{result.game_name}: {len(result.records)} games")
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(path, dpi=100)
+    image_format = Path(path).suffix.lstrip(".").lower() or "png"
+    atomic_write(path, lambda temporary: figure.savefig(temporary, dpi=100, format=image_format))
 
 
 def _label(name: str) -> str:

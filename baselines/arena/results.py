@@ -13,6 +13,7 @@ the Elo ratings are fitted to those pairwise results (:func:`baselines.arena.rat
 from __future__ import annotations
 
 import csv
+import io
 import itertools
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -24,6 +25,7 @@ import numpy as np
 from baselines.arena.match import GameRecord, outcome_points
 from baselines.arena.plot import plot_tournament
 from baselines.arena.ratings import fit_elo, wilson_interval
+from baselines.runs import atomic_write_text
 
 
 @dataclass(frozen=True)
@@ -92,14 +94,14 @@ class TournamentResult:
         return text
 
     def to_csv(self, path: str | Path) -> None:
-        """Write one row per agent (the ranking's numbers, unrounded) to ``path``."""
+        """Write one row per agent (the ranking's numbers, unrounded) to ``path`` (atomically)."""
         columns = list(AgentStats.__dataclass_fields__)
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "w", newline="") as handle:
-            writer = csv.writer(handle)
-            writer.writerow(columns)
-            for stats in self.ranking():
-                writer.writerow([getattr(stats, column) for column in columns])
+        text = io.StringIO()
+        writer = csv.writer(text)
+        writer.writerow(columns)
+        for stats in self.ranking():
+            writer.writerow([getattr(stats, column) for column in columns])
+        atomic_write_text(path, text.getvalue())
 
     def plot(self, path: str | Path) -> None:
         """Save a PNG: win rates with 95% intervals, and the pairwise win-rate heatmap."""

@@ -23,6 +23,7 @@ from baselines.arena.match import GameRecord, play_game
 from baselines.arena.results import TournamentResult, summarize
 from baselines.arena.schedule import ScheduledGame, tournament_schedule
 from baselines.progress import progress_bar
+from baselines.workers import process_pool
 from boardenvs.core import Game, check_int
 
 AgentOrFactory = Agent | Callable[[int], Agent]
@@ -52,7 +53,8 @@ def tournament(
             four-player game). ``None`` plays the round robin of ``agents``.
         workers: processes that play games in parallel (1: in this process). With more than one, ``game`` and
             every agent or factory must be picklable (``functools.partial(make_agent, name, game_name)`` is);
-            each process builds its own agents from the same seeds, so the records do not depend on ``workers``.
+            each process builds its own agents from the same seeds, so the records do not depend on ``workers``;
+            the workers end when this process ends, even by ``kill -9`` (:mod:`baselines.workers`).
         log_path: a JSON-lines file that receives every game as it finishes (:mod:`baselines.arena.log`);
             running the same tournament with the same path again plays only the games still missing.
 
@@ -127,12 +129,9 @@ def _play_all(
         for index, item in pending:
             yield index, _play_scheduled(game, built, item)
         return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import as_completed
 
-    context = multiprocessing.get_context("spawn")
-    start = {"initializer": _start_worker, "initargs": (game, agents, seed)}
-    with ProcessPoolExecutor(workers, mp_context=context, **start) as pool:
+    with process_pool(workers, _start_worker, (game, agents, seed)) as pool:
         futures = {pool.submit(_play_in_worker, item): index for index, item in pending}
         try:
             for future in as_completed(futures):

@@ -35,7 +35,7 @@ import csv
 import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,6 +45,7 @@ import numpy as np
 from baselines.agent import SeedLike
 from baselines.factory import make_agent
 from baselines.progress import progress_bar
+from baselines.workers import process_pool
 
 Fitness = Callable[[dict[str, Any], int, int], float]
 """``fitness(params, seed, index) -> float``; must be picklable to run with ``workers > 1``."""
@@ -381,7 +382,7 @@ class _Inline:
 
 
 def _executor(workers: int) -> Any:
-    return ProcessPoolExecutor(max_workers=workers) if workers > 1 else _Inline()
+    return process_pool(workers) if workers > 1 else _Inline()
 
 
 # -- agents by name and game fitness ----------------------------------------------------------------

@@ -11,7 +11,6 @@ Illegal actions are removed by :func:`masked_log_softmax` (their probability is 
 from __future__ import annotations
 
 import dataclasses
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from typing import Any
 import torch
 from torch import nn
 
+from baselines.runs import atomic_write
 from boardenvs.core import Game
 
 
@@ -160,20 +160,6 @@ def resolve_device(device: str) -> torch.device:
             raise ValueError(f"device {device!r}: torch sees no CUDA GPU on this machine (use 'cpu' or 'auto')")
         return torch.device(name)
     raise ValueError(f"device must be 'auto', 'cpu' or 'cuda' (or 'cuda:<index>'), got {device!r}")
-
-
-def atomic_write(path: str | Path, write: Any) -> Path:
-    """Call ``write(temporary_path)`` and rename the result onto ``path``: a kill leaves the old file or the new
-    one, never half of one (the temporary file is removed if ``write`` fails)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        write(temporary)
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
-    return path
 
 
 def save_checkpoint(path: str | Path, net: PolicyValueNet, game: Game, extra: dict[str, Any] | None = None) -> Path:

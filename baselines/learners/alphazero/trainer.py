@@ -423,14 +423,12 @@ class AlphaZeroTrainer:
             for job in jobs:
                 yield play_job(self.game, evaluator, self.settings.selfplay, *job)
             return
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
+        from baselines.workers import process_pool
 
         network = (self.best.observation_shape, self.best.num_actions, self.best.num_players, self.best.config)
         weights = {key: value.cpu() for key, value in self.best.state_dict().items()}
         start = (self.game, network, weights, self.settings.selfplay, str(self.device))
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=start) as pool:
+        with process_pool(workers, _start_worker, start) as pool:  # the workers end with this process
             yield from pool.map(_self_play_in_worker, jobs)
 
     def player(self, net: PolicyValueNet, seed: int, name: str) -> MCTSAgent:

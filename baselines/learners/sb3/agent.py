@@ -1,10 +1,12 @@
 """Trained SB3 models as baselines agents, and saving/loading models with a JSON sidecar.
 
-:func:`save_model` writes ``<name>.zip`` (SB3's format) and ``<name>.json`` (a :class:`ModelCard`: game name,
-game config, algorithm, steps, observation shape, number of actions, wall time), both atomically, so a reader
-in another process (a self-play worker) never sees half a file. :func:`load_model` loads with the right class
-(the card's ``algo``, or else detected from the zip) and checks the model's spaces against the game before
-any game is played.
+:func:`save_model` writes ``<name>.zip`` (SB3's format, with the :class:`ModelCard` inside it: game name, game
+config, algorithm, steps, observation shape, number of actions, wall time) and a copy of the card as the sidecar
+``<name>.json``, each atomically, so a reader in another process (a self-play worker) never sees half a file,
+and a kill between the two writes cannot pair a model with another model's card: :func:`read_model_card`
+reads the card inside the zip first, the sidecar only for models saved without one. :func:`load_model` loads with
+the right class (the card's ``algo``, or else detected from the zip) and checks the model's spaces against the
+game before any game is played.
 
 :class:`SB3Agent` plays with ``model.predict(obs, action_masks=mask, deterministic=True)`` on the same Dict
 observation the env gives (``game.observe(view, player)`` + ``game.legal_action_mask(view)``). It never
@@ -21,7 +23,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import warnings
 import zipfile
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ from stable_baselines3.common.base_class import BaseAlgorithm
 
 from baselines.agent import BaseAgent, SeedLike
 from baselines.learners.sb3.policies import ALGORITHMS, algorithm_class
+from baselines.runs import atomic_write, atomic_write_text
 from boardenvs.aec import encode_observation
 from boardenvs.core import Game
 from boardenvs.registry import make_game
@@ -105,36 +107,75 @@ def model_card(model: BaseAlgorithm, game: Game, wall_seconds: float = 0.0, **ex
     )
 
 
+CARD_IN_ZIP = "boardenvs_model_card.json"
+"""The name of the model card inside a saved zip (SB3's loader ignores it)."""
+
+
 def save_model(model: BaseAlgorithm, path: str | Path, game: Game, wall_seconds: float = 0.0, **extra: Any) -> Path:
-    """Save ``model`` as ``<path>.zip`` with its ``<path>.json`` sidecar; both files appear atomically.
+    """Save ``model`` as ``<path>.zip`` with its card inside and as the ``<path>.json`` sidecar; both files
+    appear atomically, the zip first.
 
     Returns:
         The path of the zip file.
     """
     target = zip_path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
     card = model_card(model, game, wall_seconds, **extra)
     card_json = json.dumps(dataclasses.asdict(card), indent=2)
-    _write_atomically(sidecar_path(target), lambda temporary: temporary.write_text(card_json))
-    _write_atomically(target, model.save)
+
+    def write_zip(temporary: Path) -> None:
+        model.save(temporary)
+        with zipfile.ZipFile(temporary, "a") as archive:
+            archive.writestr(CARD_IN_ZIP, card_json)
+
+    atomic_write(target, write_zip)
+    atomic_write_text(sidecar_path(target), card_json)
     return target
 
 
-def _write_atomically(target: Path, write: Any) -> None:
-    """Call ``write(temporary_path)`` on a hidden file next to ``target``, then rename it to ``target``."""
-    temporary = target.with_name(f".{target.stem}.{os.getpid()}.tmp{target.suffix}")
-    write(temporary)
-    os.replace(temporary, target)
-
-
 def read_model_card(model_path: str | Path) -> ModelCard | None:
-    """The sidecar of a model, or ``None`` if it has none."""
+    """The card of a model: the one inside its zip, else its sidecar, else ``None``.
+
+    Raises:
+        ValueError: the card is not a model card (the message names the file).
+    """
+    embedded = _embedded_card(zip_path(model_path))
+    if embedded is not None:
+        return _card_from_json(embedded, f"the model card inside {str(zip_path(model_path))!r}")
     path = sidecar_path(model_path)
     if not path.exists():
         return None
-    data = json.loads(path.read_text())
+    return _card_from_json(path.read_bytes(), f"the model card {str(path)!r}")
+
+
+def _embedded_card(path: Path) -> bytes | None:
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return archive.read(CARD_IN_ZIP) if CARD_IN_ZIP in archive.namelist() else None
+    except (OSError, zipfile.BadZipFile):
+        return None
+
+
+def _card_from_json(text: bytes, what: str) -> ModelCard:
     known = {f.name for f in dataclasses.fields(ModelCard)}
-    return ModelCard(**{key: value for key, value in data.items() if key in known})
+    try:
+        data = json.loads(text)
+        return ModelCard(**{key: value for key, value in data.items() if key in known})
+    except (ValueError, TypeError, AttributeError) as error:
+        raise ValueError(f"{what} is damaged ({error}); delete it or the model") from None
+
+
+def model_steps(model_path: str | Path) -> int:
+    """The training steps stored inside a saved model's zip (``num_timesteps``), without loading the model.
+
+    Raises:
+        ValueError: the file is not a readable SB3 model (cut short, damaged, another kind of file).
+    """
+    path = zip_path(model_path)
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return int(json.loads(archive.read("data"))["num_timesteps"])
+    except (OSError, zipfile.BadZipFile, KeyError, ValueError, TypeError) as error:
+        raise ValueError(f"{str(path)!r} is not a readable SB3 model ({type(error).__name__}: {error})") from None
 
 
 def detect_algorithm(model_path: str | Path) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import Any
 
 from baselines.arena import LEARNER_NAME, evaluate_against
 from baselines.arena.ratings import wilson_interval
+from baselines.runs import atomic_write, atomic_write_text, damaged_line, split_lines
 
 
 @dataclass(frozen=True)
@@ -68,41 +70,98 @@ def eval_row(steps: int, wall_seconds: float, opponent: str, results: tuple[int,
 
 
 # -- the CSV log ----------------------------------------------------------------------------------
+REQUIRED_COLUMNS: tuple[str, ...] = tuple(
+    f.name for f in dataclasses.fields(EvalRow) if f.default is dataclasses.MISSING
+)
+"""The columns an ``eval.csv`` must have (older files lack the illegal-move columns, which default to 0)."""
+
+
+@dataclass(frozen=True)
+class EvalHistory:
+    """What an ``eval.csv`` holds.
+
+    Attributes:
+        rows: Every complete row, in file order.
+        partial_line: The number of a half-written last line that was left out (its writer was killed), or
+            ``None``.
+    """
+
+    rows: list[EvalRow]
+    partial_line: int | None = None
+
+
+def write_eval_rows(path: str | Path, rows: Sequence[EvalRow]) -> None:
+    """Write ``rows`` (with the header) as the whole CSV at ``path``, atomically: a kill leaves the old file or
+    the new one."""
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(EVAL_COLUMNS)
+    for row in rows:
+        writer.writerow([getattr(row, column) for column in EVAL_COLUMNS])
+    atomic_write_text(path, text.getvalue())
+
+
 def append_eval_rows(path: str | Path, rows: Sequence[EvalRow]) -> None:
-    """Append ``rows`` to the CSV at ``path``, writing the header first if the file is new."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    new = not path.exists() or path.stat().st_size == 0
-    with open(path, "a", newline="") as handle:
-        writer = csv.writer(handle)
-        if new:
-            writer.writerow(EVAL_COLUMNS)
-        for row in rows:
-            writer.writerow([getattr(row, column) for column in EVAL_COLUMNS])
+    """Add ``rows`` to the CSV at ``path`` (created with its header if new), rewriting it atomically."""
+    write_eval_rows(path, [*read_eval_rows(path), *rows])
 
 
 def read_eval_rows(path: str | Path) -> list[EvalRow]:
-    """Every row of an ``eval.csv`` (empty if the file does not exist)."""
+    """Every complete row of an ``eval.csv`` (empty if the file does not exist; see :func:`read_eval_history`)."""
+    return read_eval_history(path).rows
+
+
+def read_eval_history(path: str | Path) -> EvalHistory:
+    """The rows of an ``eval.csv``, every line checked.
+
+    A last line without its newline is a row whose writer was killed: it is left out (``partial_line``).
+
+    Raises:
+        ValueError: the header lacks a column, or a complete row is blank, has the wrong number of fields or a
+            value that is not a number (the message names the file and the line).
+    """
     path = Path(path)
     if not path.exists():
-        return []
-    with open(path, newline="") as handle:
-        return [_parse_row(record) for record in csv.DictReader(handle)]
+        return EvalHistory([])
+    lines, tail = split_lines(path.read_bytes())
+    partial = len(lines) + 1 if tail else None
+    if not lines:
+        return EvalHistory([], partial)
+    header = _fields(path, 1, lines[0], "header")
+    missing = [column for column in REQUIRED_COLUMNS if column not in header]
+    if missing:
+        raise damaged_line(path, 1, f"no column(s) {missing}", "header")
+    rows = [_parse_row(path, number, header, line) for number, line in enumerate(lines[1:], start=2)]
+    return EvalHistory(rows, partial)
 
 
-def _parse_row(record: dict[str, str]) -> EvalRow:
+def _fields(path: Path, number: int, line: bytes, what: str) -> list[str]:
+    try:
+        return next(csv.reader([line.decode("utf-8")]), [])
+    except (UnicodeDecodeError, csv.Error) as error:
+        raise damaged_line(path, number, str(error), what) from None
+
+
+def _parse_row(path: Path, number: int, header: list[str], line: bytes) -> EvalRow:
+    fields = _fields(path, number, line, "row")
+    if len(fields) != len(header):
+        raise damaged_line(path, number, f"{len(fields)} field(s) where the header has {len(header)}", "row")
     types = {f.name: f.type for f in dataclasses.fields(EvalRow)}
     values: dict[str, Any] = {}
-    for column, text in record.items():
-        kind = types.get(column)
-        if kind is not None:
-            values[column] = text if kind == "str" else float(text) if kind == "float" else int(float(text))
+    try:
+        for column, text in zip(header, fields):
+            kind = types.get(column)
+            if kind is not None:
+                values[column] = text if kind == "str" else float(text) if kind == "float" else int(float(text))
+    except ValueError as error:
+        raise damaged_line(path, number, f"column {column!r}: {error}", "row") from None
     return EvalRow(**values)
 
 
 # -- the plot -------------------------------------------------------------------------------------
 def plot_learning_curve(rows: Sequence[EvalRow], path: str | Path, title: str = "") -> None:
-    """Save a PNG: win rate (with 95% bands) against steps and against wall time, one line per opponent."""
+    """Save a PNG (atomically): win rate (with 95% bands) against steps and against wall time, one line per
+    opponent."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -119,8 +178,7 @@ def plot_learning_curve(rows: Sequence[EvalRow], path: str | Path, title: str = 
             axis.fill_between(x, low, high, color=line.get_color(), alpha=0.2, linewidth=0)
     _label_axes(axes, title, unit)
     figure.tight_layout()
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(path, dpi=110)
+    atomic_write(path, lambda temporary: figure.savefig(temporary, dpi=110, format="png"))
     plt.close(figure)
 
 
@@ -147,11 +205,14 @@ def _label_axes(axes: Any, title: str, unit: str) -> None:
 
 __all__ = [
     "EVAL_COLUMNS",
+    "EvalHistory",
     "EvalRow",
     "LEARNER_NAME",
     "append_eval_rows",
     "eval_row",
     "evaluate_against",
     "plot_learning_curve",
+    "read_eval_history",
     "read_eval_rows",
+    "write_eval_rows",
 ]

@@ -9,32 +9,53 @@ snapshots of the learner saved every ``snapshot_every`` steps). Every ``eval_eve
 win rate is the best so far). The trained model ends in ``<out>/model.zip`` with its JSON sidecar
 ``model.json``, which also records the run's settings.
 
-A run given ``resume`` (a saved ``model.zip``) continues that model: its step counter and wall time go on,
-``eval.csv`` is appended, and without ``config`` the model's own game config is used.
-``scripts/train_sb3.py`` is the command line.
+**Runs survive a kill.** Every file is written to a temporary file and renamed (:func:`baselines.runs.atomic_write`),
+so a ``kill -9`` at any moment leaves each file whole, and the output folder is locked while a run writes it. A
+new run refuses a folder that already holds one (``FileExistsError`` naming ``--resume`` and ``--force``);
+``force`` deletes the old run's files first. A run given ``resume`` (its folder, or a model in it such as
+``model.zip``) continues from the folder's newest intact checkpoint (``model.zip`` or ``latest.zip``, whichever
+holds more steps and agrees with its sidecar): its step counter and wall time go on, ``eval.csv`` is cut back to
+that checkpoint's step (rows of the lost stretch are dropped, a half-written last row too), snapshots and
+``best.zip`` from after it are removed, and without ``config`` the model's own game config is used. ``steps``
+counts from where the run started: a fresh run trains to ``steps``, a continuation of a finished run to its
+steps plus ``steps``, and rerunning a killed command (with ``resume``) finishes that same target, so every step
+is trained and every evaluation logged once. (SB3 does not save a DQN's replay buffer or the random state, so a
+continued run is not bit-identical to an uninterrupted one.) ``scripts/train_sb3.py`` is the command line.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from baselines.agent import Agent
 from baselines.factory import agent_choices, make_agent
-from baselines.learners.sb3.agent import SB3Agent, detect_algorithm, load_model, read_model_card, save_model, zip_path
+from baselines.learners.sb3.agent import (
+    ModelCard,
+    SB3Agent,
+    detect_algorithm,
+    load_model,
+    model_steps,
+    read_model_card,
+    save_model,
+    sidecar_path,
+    zip_path,
+)
 from baselines.learners.sb3.evaluation import (
     EvalRow,
-    append_eval_rows,
     eval_row,
     evaluate_against,
     plot_learning_curve,
-    read_eval_rows,
+    read_eval_history,
+    write_eval_rows,
 )
 from baselines.learners.sb3.policies import ALGORITHMS, algorithm_class, make_model
-from baselines.learners.sb3.selfplay import SnapshotCallback
+from baselines.learners.sb3.selfplay import SNAPSHOT_PATTERN, SnapshotCallback
 from baselines.learners.sb3.training import (
     VEC_ENV_KINDS,
     IllegalActionCounter,
@@ -43,6 +64,7 @@ from baselines.learners.sb3.training import (
     TqdmCallback,
     make_vec_env,
 )
+from baselines.runs import RunDirectory, atomic_write_text
 from baselines.settings import parse_config
 from boardenvs.core import Game, check_int
 from boardenvs.registry import game_entry, make_game
@@ -51,6 +73,20 @@ SELFPLAY = "selfplay"
 """The opponent name that stands for snapshots of the learner."""
 AUTO = "auto"
 """``eval_opponents`` default: random plus the game's ``heuristic`` agent if it has one."""
+CHECKPOINTS: tuple[str, ...] = ("model.zip", "latest.zip")
+"""The models of a run folder that a resumed run can continue from (on a tie in steps, the first)."""
+RUN_OUTPUTS: tuple[str, ...] = (
+    "eval.csv",
+    "learning_curve.png",
+    "model.zip",
+    "model.json",
+    "latest.zip",
+    "latest.json",
+    "best.zip",
+    "best.json",
+    "snapshots",
+)
+"""The files of a run: a folder holding any of them holds a run (``force`` deletes them)."""
 
 
 @dataclass
@@ -67,7 +103,8 @@ class SB3Settings:
     """Comma-separated training opponents, one drawn per episode: random, the game's scripted agents
     (Quoridor: path, heuristic), selfplay (snapshots of the learner)."""
     steps: int = 100_000
-    """Environment steps to train (on --resume: steps to add)."""
+    """Environment steps to train (on --resume: steps to add to where the run, or its killed continuation,
+    started; rerunning a killed command finishes the same target)."""
     seed: int = 0
     """Seed of the model, the envs and the evaluation games."""
     n_envs: int = 4
@@ -84,7 +121,11 @@ class SB3Settings:
     out: str = ""
     """Output directory; empty: runs/<game>-<algo>-<seed>, or the directory of --resume."""
     resume: str = ""
-    """Path of a saved model.zip to continue training (its step counter continues, eval.csv is appended)."""
+    """Run to continue: its folder or a model in it (e.g. runs/q5/model.zip); training goes on from the folder's
+    newest intact checkpoint (model.zip or latest.zip) and eval.csv is cut back to it, so it keeps one history."""
+    force: bool = False
+    """Replace a run already in the output directory (its files are deleted); without it a new run refuses a
+    directory that holds one."""
     progress: bool = True
     """Show a progress bar (--no-progress turns it off)."""
     learning_rate: float = 0.0
@@ -148,9 +189,29 @@ class TrainResult:
     snapshots: list[Path]
 
 
+@dataclass(frozen=True)
+class Checkpoint:
+    """A saved model a run can continue from.
+
+    Attributes:
+        path: The model's zip.
+        steps: The training steps stored in the zip (they agree with the sidecar's).
+        card: Its sidecar, or ``None`` for a model saved without one.
+    """
+
+    path: Path
+    steps: int
+    card: ModelCard | None
+
+
 @dataclass
 class TrainPlan:
-    """The validated run: everything ``main`` needs, computed before any training."""
+    """The validated run: everything ``main`` needs, computed before any training.
+
+    ``start_steps`` is where this stretch of training started (0 for a new run; for a resumed run, the steps of
+    the finished run it continues, or the start recorded by the killed continuation it finishes) and
+    ``target_steps`` is ``start_steps + steps``, where it ends.
+    """
 
     game: Game
     config: dict[str, Any]
@@ -158,13 +219,17 @@ class TrainPlan:
     selfplay: bool
     eval_opponents: list[str]
     out: Path
-    resume: Path | None
+    resume: Checkpoint | None
+    start_steps: int = 0
+    target_steps: int = 0
 
 
 # -- validation -----------------------------------------------------------------------------------
 def resume_defaults(settings: SB3Settings) -> SB3Settings:
     """``settings`` with the resumed model's game config when ``resume`` is given without ``config``."""
-    card = read_model_card(settings.resume) if settings.resume and not settings.config else None
+    if not settings.resume or settings.config:
+        return settings
+    card = find_checkpoint(settings.resume, settings.out).card
     if card is None or not card.config:
         return settings
     return dataclasses.replace(settings, config=[f"{key}={value!r}" for key, value in card.config.items()])
@@ -178,10 +243,13 @@ def plan_training(settings: SB3Settings) -> TrainPlan:
     opponents = _training_opponents(settings.opponents, settings.game)
     resume = _checked_resume(settings, game)
     default_out = Path(f"runs/{settings.game}-{settings.algo}-{settings.seed}")
-    out = Path(settings.out) if settings.out else resume.parent if resume else default_out
+    out = Path(settings.out) if settings.out else run_folder(settings.resume) if resume else default_out
     scripted = tuple(name for name in opponents if name != SELFPLAY)
     eval_opponents = _evaluation_opponents(settings.eval_opponents, settings.game)
-    return TrainPlan(game, config, scripted, SELFPLAY in opponents, eval_opponents, out, resume)
+    start = _start_steps(resume, out) if resume else 0
+    plan = TrainPlan(game, config, scripted, SELFPLAY in opponents, eval_opponents, out, resume)
+    plan.start_steps, plan.target_steps = start, start + settings.steps
+    return plan
 
 
 def _check_numbers(settings: SB3Settings) -> None:
@@ -199,6 +267,8 @@ def _check_numbers(settings: SB3Settings) -> None:
             raise ValueError(f"{name} must be in [0, 1], got {getattr(settings, name)!r}")
     if settings.learning_rate < 0:
         raise ValueError(f"learning_rate must be >= 0 (0: the default), got {settings.learning_rate!r}")
+    if settings.resume and settings.force:
+        raise ValueError("resume and force exclude each other: resume continues a run, force replaces it")
 
 
 def _checked_game(settings: SB3Settings) -> tuple[Game, dict[str, Any]]:
@@ -243,12 +313,11 @@ def _evaluation_opponents(text: str, game_name: str) -> list[str]:
     return names
 
 
-def _checked_resume(settings: SB3Settings, game: Game) -> Path | None:
+def _checked_resume(settings: SB3Settings, game: Game) -> Checkpoint | None:
     if not settings.resume:
         return None
-    path = zip_path(settings.resume)
-    if not path.exists():
-        raise ValueError(f"resume: no saved model at {path}")
+    checkpoint = find_checkpoint(settings.resume, settings.out)
+    path = checkpoint.path
     algo = detect_algorithm(path)
     if algo != settings.algo:
         raise ValueError(f"resume: {path} is a {algo} model, but algo={settings.algo!r}")
@@ -258,7 +327,73 @@ def _checked_resume(settings: SB3Settings, game: Game) -> Path | None:
         raise ValueError(f"resume: {error}") from None
     if card.game and card.game != game.spec.name:
         raise ValueError(f"resume: {path} was trained on game {card.game!r}, not {game.spec.name!r}")
-    return path
+    return checkpoint
+
+
+# -- checkpoints ----------------------------------------------------------------------------------
+def resume_source(resume: str) -> tuple[Path, Path | None]:
+    """The run folder that ``resume`` names and the model it names in it, if it names one: ``runs/q5`` is a
+    folder, ``runs/q5/model.zip`` (or ``runs/q5/model``) a model in the folder ``runs/q5``."""
+    path = Path(resume)
+    if not path.is_dir() and (path.suffix == ".zip" or zip_path(path).is_file()):
+        return path.parent, zip_path(path)
+    return path, None
+
+
+def run_folder(resume: str) -> Path:
+    """The run folder ``resume`` names (:func:`resume_source`)."""
+    return resume_source(resume)[0]
+
+
+def find_checkpoint(resume: str, out: str = "") -> Checkpoint:
+    """The newest intact checkpoint of the run ``resume`` names (in ``out`` if given): ``model.zip`` or
+    ``latest.zip`` of the folder, or the model ``resume`` names, whichever holds the most steps.
+
+    Raises:
+        ValueError: no model there, or none intact (each problem is named).
+    """
+    folder, named = resume_source(resume)
+    folder = Path(out) if out else folder
+    candidates = [folder / name for name in CHECKPOINTS]
+    candidates += [named] if named is not None and named not in candidates else []
+    found: list[Checkpoint] = []
+    problems: list[str] = []
+    for path in (path for path in candidates if path.exists()):
+        try:
+            found.append(read_checkpoint(path))
+        except ValueError as error:
+            problems.append(str(error))
+    if found:
+        return max(found, key=lambda checkpoint: checkpoint.steps)
+    if problems:
+        raise ValueError(f"resume: no intact model in {str(folder)!r}: {'; '.join(problems)}")
+    if any((folder / name).exists() for name in RUN_OUTPUTS):
+        raise ValueError(
+            f"resume: {str(folder)!r} holds no saved model yet (the run stopped before its first checkpoint); "
+            "start it again with --force"
+        )
+    raise ValueError(f"resume: no saved model at {named if named is not None else folder}")
+
+
+def read_checkpoint(path: Path) -> Checkpoint:
+    """The :class:`Checkpoint` at ``path``; ``ValueError`` if the zip is unreadable or its card describes another
+    step (only possible for a zip saved without its card inside, paired with a newer sidecar by a kill between
+    the two writes)."""
+    steps, card = model_steps(path), read_model_card(path)
+    if card is not None and card.steps != steps:
+        raise ValueError(
+            f"{str(path)!r} holds step {steps} but its sidecar {sidecar_path(path).name} says {card.steps} (the "
+            "run was killed while saving them)"
+        )
+    return Checkpoint(path, steps, card)
+
+
+def _start_steps(checkpoint: Checkpoint, out: Path) -> int:
+    """Where the training that ``checkpoint`` continues started: a ``latest.zip`` newer than ``model.zip`` is a
+    killed stretch (its recorded start), anything else a finished run (its own steps)."""
+    if checkpoint.path != out / "latest.zip" or checkpoint.card is None:
+        return checkpoint.steps
+    return int(checkpoint.card.extra.get("start_steps", checkpoint.steps))
 
 
 # -- the model ------------------------------------------------------------------------------------
@@ -279,52 +414,155 @@ def build_model(settings: SB3Settings, plan: TrainPlan, env: Any) -> Any:
     """A new model, or the resumed one attached to ``env`` (reseeded from the seed and its step count)."""
     if plan.resume is None:
         return make_model(settings.algo, env, plan.game, seed=settings.seed, **hyperparameters(settings))
-    model = algorithm_class(settings.algo).load(plan.resume, env=env, device="cpu")
+    model = algorithm_class(settings.algo).load(plan.resume.path, env=env, device="cpu")
     model.set_random_seed(settings.seed + int(model.num_timesteps))
     return model
+
+
+# -- resuming -------------------------------------------------------------------------------------
+def restore_run(plan: TrainPlan) -> tuple[list[EvalRow], list[str]]:
+    """Cut the run in ``plan.out`` back to the checkpoint it resumes from: the ``eval.csv`` rows up to its step
+    (a half-written last row dropped), no snapshot and no ``best.zip`` from after it. Returns the kept rows and
+    a note on each thing changed."""
+    assert plan.resume is not None, "restore_run is for resumed runs"
+    steps, csv_path = plan.resume.steps, plan.out / "eval.csv"
+    history = read_eval_history(csv_path)
+    kept = [row for row in history.rows if row.steps <= steps]
+    notes = [f"resuming {plan.out} from {plan.resume.path.name} at step {steps} (training to {plan.target_steps})"]
+    if history.partial_line is not None:
+        notes.append(f"{csv_path}: dropped the half-written row on line {history.partial_line}")
+    if len(kept) < len(history.rows):
+        notes.append(f"{csv_path}: dropped {len(history.rows) - len(kept)} row(s) logged after step {steps}")
+    if len(kept) < len(history.rows) or history.partial_line is not None:
+        write_eval_rows(csv_path, kept)
+    notes += _remove_models_after(plan.out, steps)
+    notes += _repair_sidecars(plan.out)
+    return kept, notes
+
+
+def _repair_sidecars(out: Path) -> list[str]:
+    """Rewrite each sidecar that differs from the card inside its zip (a kill came between the two writes)."""
+    notes = []
+    for name in (*CHECKPOINTS, "best.zip"):
+        path = out / name
+        card = read_model_card(path) if path.exists() else None
+        if card is not None and _sidecar(path) != dataclasses.asdict(card):
+            atomic_write_text(sidecar_path(path), json.dumps(dataclasses.asdict(card), indent=2))
+            notes.append(f"rewrote {sidecar_path(path).name} from the card inside {name}")
+    return notes
+
+
+def _sidecar(path: Path) -> Any:
+    try:
+        return json.loads(sidecar_path(path).read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def _remove_models_after(out: Path, steps: int) -> list[str]:
+    """Delete the snapshots and the ``best.zip`` saved after ``steps`` (or damaged); a note for each."""
+    notes: list[str] = []
+    later = [path for path in (out / "snapshots").glob("snapshot_*.zip") if _snapshot_steps(path) > steps]
+    for path in later:
+        _delete_model(path)
+    if later:
+        notes.append(f"removed {len(later)} self-play snapshot(s) saved after step {steps}")
+    best = out / "best.zip"
+    if not best.exists() and sidecar_path(best).exists():
+        sidecar_path(best).unlink()
+        notes.append("removed best.json: the run was killed before writing its best.zip")
+    elif best.exists():
+        try:
+            best_steps = read_checkpoint(best).steps
+        except ValueError as error:
+            _delete_model(best)
+            return [*notes, f"removed best.zip: {error}"]
+        if best_steps > steps:
+            _delete_model(best)
+            notes.append(f"removed best.zip (step {best_steps}, after the checkpoint); the next evaluation saves one")
+    return notes
+
+
+def _snapshot_steps(path: Path) -> int:
+    match = SNAPSHOT_PATTERN.match(path.name)
+    return int(match.group(1)) if match else -1
+
+
+def _delete_model(path: Path) -> None:
+    path.unlink(missing_ok=True)
+    sidecar_path(path).unlink(missing_ok=True)
 
 
 # -- evaluation -----------------------------------------------------------------------------------
 class EvalRecorder:
     """Evaluates the model against every evaluation opponent, logs to CSV, redraws the plot, saves latest/best.
 
+    Every file is rewritten atomically and in this order: ``eval.csv``, the plot, ``latest.zip``, ``best.zip``;
+    so a killed run's newest intact checkpoint never lies behind a ``best.zip``, and the rows after it are the
+    ones a resumed run drops.
+
     Args:
         settings: The run's settings.
         plan: The validated plan.
-        wall_offset: Wall seconds of earlier (resumed) training.
+        history: The rows of ``eval.csv`` so far (a resumed run's, cut back to its checkpoint).
         counter: The training illegal-action counter (reported in the CSV).
     """
 
     def __init__(
-        self, settings: SB3Settings, plan: TrainPlan, wall_offset: float, counter: IllegalActionCounter
+        self, settings: SB3Settings, plan: TrainPlan, history: Sequence[EvalRow], counter: IllegalActionCounter
     ) -> None:
         self.settings, self.plan, self.counter = settings, plan, counter
-        self.started = time.perf_counter() - wall_offset
+        card = plan.resume.card if plan.resume else None
+        self.started = time.perf_counter() - (card.wall_seconds if card else 0.0)
         self.opponents: dict[str, Agent] = {
             name: make_agent(name, settings.game, settings.seed) for name in plan.eval_opponents
         }
         self.csv_path, self.png_path = plan.out / "eval.csv", plan.out / "learning_curve.png"
-        self.last_rows: list[EvalRow] = []
-        self.last_steps = -1
+        self.history = list(history)
+        resumed_at = plan.resume.steps if plan.resume else -1
+        self.last_rows = [row for row in self.history if row.steps == resumed_at]
+        self.last_steps = resumed_at if self.last_rows else -1
         self.best_path = plan.out / "best.zip"
-        self.best_score = best_score(read_eval_rows(self.csv_path)) if plan.resume else -1.0
+        self.best_score = self._stored_best_score()
+
+    def _stored_best_score(self) -> float:
+        """The score of the ``best.zip`` kept from earlier (recorded in its card, else in ``eval.csv``), or -1."""
+        card = read_model_card(self.best_path) if self.best_path.exists() else None
+        if card is None:
+            return -1.0
+        if "score" in card.extra:
+            return float(card.extra["score"])
+        return best_score([row for row in self.history if row.steps == card.steps])
 
     def wall_seconds(self) -> float:
         """Training wall time so far, earlier runs included."""
         return time.perf_counter() - self.started
 
     def __call__(self, model: Any) -> None:
-        """Evaluate ``model`` now; append to ``eval.csv``, redraw the plot, save ``latest.zip``."""
+        """Evaluate ``model`` now; add the rows to ``eval.csv``, redraw the plot, save ``latest.zip`` (and
+        ``best.zip`` if it scores best)."""
         learner, wall = SB3Agent(model, self.plan.game, name="learner"), self.wall_seconds()
         self.last_rows = [self._evaluate(learner, name, opponent, wall) for name, opponent in self.opponents.items()]
         self.last_steps = int(model.num_timesteps)
-        append_eval_rows(self.csv_path, self.last_rows)
-        plot_learning_curve(read_eval_rows(self.csv_path), self.png_path, title=self._title())
-        save_model(model, self.plan.out / "latest.zip", self.plan.game, self.wall_seconds(), args=self.args_dict())
+        self.history += self.last_rows
+        write_eval_rows(self.csv_path, self.history)
+        plot_learning_curve(self.history, self.png_path, title=self._title())
+        self.save(model, self.plan.out / "latest.zip")
+        self.keep_if_best(model)
+
+    def keep_if_best(self, model: Any) -> None:
+        """Save ``model`` as ``best.zip`` if its latest evaluation beats the best so far (a resumed run calls
+        this for its checkpoint: a kill between saving ``latest.zip`` and ``best.zip`` loses no best model)."""
         score = best_score(self.last_rows)
-        if score > self.best_score:
+        if self.last_rows and score > self.best_score:
             self.best_score = score
-            save_model(model, self.best_path, self.plan.game, self.wall_seconds(), args=self.args_dict())
+            self.save(model, self.best_path, score=score)
+
+    def save(self, model: Any, path: Path, **extra: Any) -> None:
+        """Save ``model`` at ``path`` with the run's settings and its start and target steps in the sidecar."""
+        plan = self.plan
+        marks = {"start_steps": plan.start_steps, "target_steps": plan.target_steps}
+        save_model(model, path, plan.game, self.wall_seconds(), args=self.args_dict(), **marks, **extra)
 
     def _evaluate(self, learner: SB3Agent, name: str, opponent: Agent, wall: float) -> EvalRow:
         illegal_before = learner.illegal_predictions
@@ -362,8 +600,14 @@ def training_callbacks(settings: SB3Settings, plan: TrainPlan, recorder: EvalRec
     if plan.selfplay:
         callbacks.append(SnapshotCallback(plan.out / "snapshots", settings.snapshot_every, plan.game))
     if settings.progress:
-        callbacks.append(TqdmCallback(settings.steps, f"{settings.game} {settings.algo}", status=recorder.status))
+        label = f"{settings.game} {settings.algo}"
+        callbacks.append(TqdmCallback(remaining_steps(plan), label, status=recorder.status))
     return callbacks
+
+
+def remaining_steps(plan: TrainPlan) -> int:
+    """Steps still to train: to ``plan.target_steps`` from the checkpoint (or from 0)."""
+    return plan.target_steps - (plan.resume.steps if plan.resume else 0)
 
 
 def opponent_mix(settings: SB3Settings, plan: TrainPlan) -> OpponentMix:
@@ -373,42 +617,51 @@ def opponent_mix(settings: SB3Settings, plan: TrainPlan) -> OpponentMix:
 
 
 def train(settings: SB3Settings) -> TrainResult:
-    """Check ``settings``, train, evaluate periodically, save the model; return what was produced."""
+    """Check ``settings``, claim the output folder, train (or go on training), evaluate periodically, save the
+    model; return what was produced.
+
+    Raises:
+        ValueError: a bad setting, or ``resume`` without an intact model to continue, or a damaged ``eval.csv``
+            line (named by file and line).
+        FileExistsError: a new run in a folder that holds one, without ``force``.
+        RuntimeError: another process is writing the folder.
+    """
     settings = resume_defaults(settings)
     plan = plan_training(settings)
-    card = read_model_card(plan.resume) if plan.resume else None
-    _prepare_output(plan)
-    env = make_vec_env(settings.game, plan.config, opponent_mix(settings, plan), settings.n_envs, settings.vec)
-    try:
-        model = build_model(settings, plan, env)
-        recorder = EvalRecorder(settings, plan, card.wall_seconds if card else 0.0, IllegalActionCounter())
-        callbacks = training_callbacks(settings, plan, recorder)
-        if plan.resume is None:
-            recorder(model)
-        model.learn(settings.steps, callback=callbacks, reset_num_timesteps=plan.resume is None)
-        return _finish(model, recorder, callbacks)
-    finally:
-        env.close()
+    with RunDirectory(plan.out, RUN_OUTPUTS, resume=plan.resume is not None, force=settings.force):
+        history: list[EvalRow] = []
+        if plan.resume is not None:
+            history, notes = restore_run(plan)
+            print("\n".join(notes))
+        env = make_vec_env(settings.game, plan.config, opponent_mix(settings, plan), settings.n_envs, settings.vec)
+        try:
+            return _train_in(settings, plan, env, history)
+        finally:
+            env.close()
 
 
-def _prepare_output(plan: TrainPlan) -> None:
-    """Create the output directory; a new (not resumed) run starts a fresh ``eval.csv``."""
-    plan.out.mkdir(parents=True, exist_ok=True)
+def _train_in(settings: SB3Settings, plan: TrainPlan, env: Any, history: list[EvalRow]) -> TrainResult:
+    model = build_model(settings, plan, env)
+    recorder = EvalRecorder(settings, plan, history, IllegalActionCounter())
+    callbacks = training_callbacks(settings, plan, recorder)
     if plan.resume is None:
-        (plan.out / "eval.csv").unlink(missing_ok=True)
+        recorder(model)
+    else:
+        recorder.keep_if_best(model)
+    if remaining_steps(plan) > 0:
+        model.learn(remaining_steps(plan), callback=callbacks, reset_num_timesteps=plan.resume is None)
+    return _finish(model, recorder, callbacks)
 
 
 def _finish(model: Any, recorder: EvalRecorder, callbacks: list[Any]) -> TrainResult:
     if recorder.last_steps != model.num_timesteps:
         recorder(model)
     plan = recorder.plan
-    model_path = save_model(
-        model, plan.out / "model.zip", plan.game, recorder.wall_seconds(), args=recorder.args_dict()
-    )
+    recorder.save(model, plan.out / "model.zip")
     snapshots = [path for callback in callbacks if isinstance(callback, SnapshotCallback) for path in callback.saved]
     return TrainResult(
         out=plan.out,
-        model_path=model_path,
+        model_path=plan.out / "model.zip",
         best_model_path=recorder.best_path,
         eval_csv=recorder.csv_path,
         curve_png=recorder.png_path,
