@@ -4,9 +4,9 @@ A spec is an agent name, optionally followed by ``:key=value`` settings passed t
 ``"mcts:simulations=400:evaluator=heuristic"``, ``"rhea:sequence_length=5"``. Values are read as ``true``/
 ``false``, ``none``, integers, floats, or else text. ``"sb3:<path/to/model.zip>"`` names a trained model.
 
-The names: ``random`` (:mod:`baselines.agent`), the search agents ``mcts`` and ``rhea`` (:mod:`baselines.search`),
-each game's scripted agents (:mod:`baselines.games`), and the trained agents ``alphazero``, ``tabular_q`` and
-``sb3:`` (:mod:`baselines.learners`).
+The names: ``random`` (:mod:`baselines.agent`), the search agents ``mcts``, ``rhea`` and ``alphabeta`` (two-player
+games only) (:mod:`baselines.search`), each game's scripted agents (:mod:`baselines.games`), and the trained agents
+``alphazero``, ``tabular_q`` and ``sb3:`` (:mod:`baselines.learners`).
 """
 
 from __future__ import annotations
@@ -20,8 +20,13 @@ from baselines.games import scripted_agents
 
 GENERIC_AGENTS: dict[str, type[BaseAgent]] = {"random": RandomAgent}
 """Agents that play every game."""
-PLANNERS: dict[str, str] = {"mcts": "baselines.search.mcts:MCTSAgent", "rhea": "baselines.search.rhea:RHEAAgent"}
-"""Search agents that play every game through the forward model, imported when first asked for."""
+PLANNERS: dict[str, str] = {
+    "mcts": "baselines.search.mcts:MCTSAgent",
+    "rhea": "baselines.search.rhea:RHEAAgent",
+    "alphabeta": "baselines.search.alphabeta_agent:AlphaBetaAgent",
+}
+"""Search agents that play through the forward model (``alphabeta``: two-player games with a heuristic value),
+imported when first asked for."""
 TRAINED: dict[str, str] = {
     "alphazero": "baselines.learners.alphazero.agent:AlphaZeroAgent",
     "tabular_q": "baselines.learners.tabular_q:TabularQAgent",

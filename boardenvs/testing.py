@@ -34,7 +34,8 @@ def check_game(game: Game, num_games: int = 20, seed: int = 0) -> CheckReport:
     Checks: mask shape/dtype and non-emptiness, ``apply`` never mutates (every earlier state's
     ``key()`` is unchanged), determinism (same seed and actions give the same keys), observation
     shape/dtype/bounds and field layout, no hidden-information leak through ``determinize``
-    (observations and ``text_for``), termination within ``spec.max_game_length``, returns
+    (observations and ``text_for``), determinized views that are legal states (hidden-information games: the
+    player to move has a legal action), termination within ``spec.max_game_length``, returns
     shape/range/zero-sum, pickling, the notation round trip of ``action_to_str``/``parse_action``, the codec
     round trip ``encode(state, decode(state, a)) == a``, ``ply`` counting every ``apply``, and that every
     declared symmetry commutes with the rules (:func:`check_symmetry`).
@@ -155,9 +156,19 @@ def _check_observation(game: Game, state, player: int, rng: np.random.Generator,
     _expect(same_text, game, "text_for changes under determinize (a human would see hidden information)", place)
     same_player = view.current_player == state.current_player
     _expect(same_player, game, "determinize changed the player to move", place)
+    if not game.spec.perfect_information:
+        _check_view_is_legal(game, state, view, place)
     if player == state.current_player:
         same_mask = np.array_equal(game.legal_action_mask(view), game.legal_action_mask(state))
         _expect(same_mask, game, "determinize changed the mover's legal actions", place)
+
+
+def _check_view_is_legal(game: Game, state, view, place: str) -> None:
+    """A determinized view of an unfinished game is a legal state: its player to move (the true one, checked
+    before) has a legal action. Hidden-information games only; perfect-information views are copies."""
+    if not game.is_terminal(state):
+        movable = bool(game.legal_action_mask(view).any())
+        _expect(movable, game, "determinize gave the player to move no legal action (not a legal state)", place)
 
 
 def check_symmetry(game: Game, symmetry: Symmetry, state, action: int | None, where: str = "") -> None:

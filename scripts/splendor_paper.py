@@ -10,8 +10,12 @@ the 5 ``lin^hc`` weights, ``rhea+ef`` adds BMRH's parameters as the paper does) 
 recommendation plays BMRH* (the untuned BMRH) for ``--validate-games`` (paper: 56-62% after 10^4-10^5 tuning
 games).
 (c) Reference: the paper's own tuned ``lin^hc`` EF agent (``preset=ef_linear_hc``) against BMRH*.
+(d) With ``--round-robin-games N``: the round robin of the paper's agent set RND, OSLA, MCTS*, BMRH*, SRH*, EF
+(:data:`ROUND_ROBIN`; ``scripts.tournament``: seat-rotated, common game seeds) with N games per pairing on
+``--preset``. Writes ``<out>/round_robin.{jsonl,csv,png}`` (log, ranking, heatmap) and
+``<out>/round_robin_pairwise.csv`` (every pairing's win rate with its Wilson interval); the log resumes.
 Writes ``<out>/splendor_paper.csv``, ``<out>/splendor_paper.png`` and NTBEA's files under ``<out>/ntbea/``, and
-prints a Markdown table.
+prints Markdown tables.
 """
 
 from __future__ import annotations
@@ -23,9 +27,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from baselines.arena import TournamentResult
 from baselines.arena.ratings import wilson_interval
 from baselines.search.ntbea import GameFitness, head_to_head
 from baselines.search.tuning import TuneOutcome
+from scripts import tournament as tournament_script
 from scripts import tune_ntbea
 from scripts._args import parse_args
 
@@ -33,6 +39,9 @@ BMRH_STAR = "rhea:preset=bmrh_r1"
 """BMRH* (R1 tuned values), 1,000 simulated actions per decision."""
 PAPER_EF = "rhea:preset=ef_linear_hc"
 """The paper's tuned ``lin^hc`` EF agent."""
+ROUND_ROBIN = ["random", "osla", "rmcts", BMRH_STAR, "srh", PAPER_EF]
+"""Seed 002's agent set: RND, OSLA, MCTS* (Rinascimento's MCTS), BMRH*, SRH* and the paper's ``lin^hc`` EF agent."""
+PAIRWISE_FIELDS = ("agent", "opponent", "games", "points", "win_rate", "ci_low", "ci_high")
 FIELDS = ("experiment", "preset", "agent", "opponent", "games", "points", "win_rate", "ci_low", "ci_high")
 
 
@@ -59,6 +68,10 @@ class Args:
     """Games of (c) (0 skips it)."""
     batch_size: int = 2
     """NTBEA mutants evaluated per iteration."""
+    round_robin_games: int = 0
+    """Games per pairing of the round robin (d), a multiple of 2 (0 skips it)."""
+    round_robin_agents: list[str] = field(default_factory=lambda: list(ROUND_ROBIN))
+    """The agents of the round robin (d), as make_agent specs."""
     workers: int = 1
     """Processes playing games in parallel."""
     seed: int = 2019
@@ -88,7 +101,7 @@ class Row:
 
 def check_args(args: Args) -> None:
     """``ValueError`` for negative game counts or a budget below 1."""
-    for name in ("osla_games", "validate_games", "reference_games"):
+    for name in ("osla_games", "validate_games", "reference_games", "round_robin_games"):
         if getattr(args, name) < 0:
             raise ValueError(f"{name} must be >= 0, got {getattr(args, name)}")
     for name in ("tune_evaluations", "workers", "batch_size"):
@@ -124,9 +137,55 @@ def tune(args: Args) -> tuple[Row, TuneOutcome]:
     return row, outcome
 
 
-def main(args: Args) -> list[Row]:
-    """Run the experiments, write the CSV and the PNG, and return the rows."""
+def round_robin(args: Args) -> TournamentResult:
+    """Experiment (d): the round robin of ``args.round_robin_agents``, its files, and the pairwise intervals."""
+    out = Path(args.out)
+    tournament_args = tournament_script.Args(
+        game="splendor",
+        config=[f"preset={args.preset}"],
+        agents=",".join(args.round_robin_agents),
+        games_per_pairing=args.round_robin_games,
+        seed=args.seed,
+        csv=str(out / "round_robin.csv"),
+        png=str(out / "round_robin.png"),
+        workers=args.workers,
+        log=str(out / "round_robin.jsonl"),
+        progress=args.progress,
+    )
+    out.mkdir(parents=True, exist_ok=True)
+    result = tournament_script.main(tournament_args)
+    with open(out / "round_robin_pairwise.csv", "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(PAIRWISE_FIELDS)
+        writer.writerows(pairwise_rows(result))
+    return result
+
+
+def pairwise_rows(result: TournamentResult) -> list[list[Any]]:
+    """Every ordered pairing that met: agent, opponent, games, points, win rate and its Wilson 95% interval."""
+    rows = []
+    for i, agent in enumerate(result.names):
+        for j, opponent in enumerate(result.names):
+            games = int(result.pairwise_games[i, j])
+            if i != j and games:
+                points = float(result.pairwise_scores[i, j])
+                rows.append([agent, opponent, games, points, points / games, *wilson_interval(points, games)])
+    return rows
+
+
+def pairwise_markdown(result: TournamentResult) -> str:
+    """The pairwise win rates as a Markdown matrix, each cell ``rate [low, high]`` (row agent against column)."""
+    cells = {(row[0], row[1]): f"{row[4]:.2f} [{row[5]:.2f}, {row[6]:.2f}]" for row in pairwise_rows(result)}
+    lines = ["| row vs column | " + " | ".join(result.names) + " |", "|---" * (len(result.names) + 1) + "|"]
+    for agent in result.names:
+        lines.append(f"| {agent} | " + " | ".join(cells.get((agent, other), "-") for other in result.names) + " |")
+    return "\n".join(lines)
+
+
+def main(args: Args) -> tuple[list[Row], TournamentResult | None]:
+    """Run the experiments and write their files; the rows of (a)-(c) and the round robin (d) if played."""
     check_args(args)
+    result = round_robin(args) if args.round_robin_games else None
     rows = []
     if args.osla_games:
         for preset in args.osla_presets:
@@ -143,7 +202,7 @@ def main(args: Args) -> list[Row]:
         writer.writerows(row.values() for row in rows)
     if rows:
         plot(rows, out / "splendor_paper.png")
-    return rows
+    return rows, result
 
 
 def plot(rows: list[Row], path: Path) -> None:
@@ -177,8 +236,10 @@ def cli(argv: list[str] | None = None) -> None:
     """Entry point of ``python -m scripts.splendor_paper``."""
     args = parse_args(Args, argv if argv is not None else sys.argv[1:], description=__doc__)
     started = time.perf_counter()
-    rows = main(args)
+    rows, result = main(args)
     print(f"done in {time.perf_counter() - started:.0f} s, seed {args.seed}\n")
+    if result is not None:
+        print(result.table(pairwise=False) + "\n\n" + pairwise_markdown(result) + "\n")
     print(markdown(rows))
     for row in rows:
         print(f"{row.experiment}: {row.agent} vs {row.opponent}")

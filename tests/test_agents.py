@@ -82,15 +82,16 @@ def test_make_agent_builds_named_agents() -> None:
     assert isinstance(make_agent("path", "quoridor", 0), PathAgent)
     heuristic = make_agent("heuristic", "quoridor", 0)
     assert isinstance(heuristic, HeuristicAgent) and heuristic.name == "heuristic"
-    assert set(agent_choices("quoridor")) == {"random", "mcts", "rhea", "path", "heuristic"}
+    assert set(agent_choices("quoridor")) == {"random", "mcts", "rhea", "alphabeta", "path", "heuristic"}
     assert scripted_agents("quoridor") == GAMES["quoridor"].agents
 
 
 def test_make_agent_rejects_unknown_names_listing_the_choices() -> None:
-    choices = r"\['alphazero', 'heuristic', 'mcts', 'path', 'random', 'rhea', 'tabular_q'\]"
-    with pytest.raises(ValueError, match=rf"unknown agent 'alphabeta'.*{choices}"):
-        make_agent("alphabeta", "quoridor")
-    with pytest.raises(ValueError, match=r"choices: \['alphazero', 'mcts', 'random', 'rhea', 'tabular_q'\]"):
+    choices = r"\['alphabeta', 'alphazero', 'heuristic', 'mcts', 'path', 'random', 'rhea', 'tabular_q'\]"
+    with pytest.raises(ValueError, match=rf"unknown agent 'no_such_agent'.*{choices}"):
+        make_agent("no_such_agent", "quoridor")
+    toy_choices = r"\['alphabeta', 'alphazero', 'mcts', 'random', 'rhea', 'tabular_q'\]"
+    with pytest.raises(ValueError, match=rf"choices: {toy_choices}"):
         make_agent("path", "toy_tictactoe")
 
 

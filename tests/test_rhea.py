@@ -10,7 +10,19 @@ import pytest
 from baselines.agent import RandomAgent
 from baselines.arena import play_game
 from baselines.games.splendor import BuyerAgent
-from baselines.search.rhea import PRESETS, RHEA_SEARCH_SPACE, RHEAAgent, _Budget, _BudgetSpent, _Search, parse_params
+from baselines.search.rhea import (
+    PRESETS,
+    RHEA_SEARCH_SPACE,
+    SRH_SEARCH_SPACE,
+    ActionBudget,
+    BudgetSpent,
+    RHEAAgent,
+    SRHAgent,
+    _Search,
+    _SeedSearch,
+    parse_params,
+    seed_action,
+)
 from boardenvs import list_games, make_game
 from boardenvs.registry import list_presets
 from tests.toy_games import TicTacToeState
@@ -283,9 +295,100 @@ def test_wrong_player_raises() -> None:
 
 
 def test_budget_counter_stops_at_the_limit() -> None:
-    budget = _Budget(3, "actions")
+    budget = ActionBudget(3, "actions")
     for _ in range(3):
         budget.spend()
-    with pytest.raises(_BudgetSpent):
+    with pytest.raises(BudgetSpent):
         budget.spend()
     assert budget.used == 3
+
+
+# -- Seeding RHEA (SRH) ----------------------------------------------------------------------------------
+def test_srh_is_the_srh_star_preset_by_default() -> None:
+    p = SRHAgent(seed=0).params
+    assert (p.genes, p.value, p.flip_at_least_one, p.mutation_rate) == ("seeds", "score", False, 0.9)
+    assert (p.sequence_length, p.evaluations, p.shift_buffer, p.opponent_model) == (2, 200, True, "nothing")
+    assert p.opponent_budget_share == 0.05 and SRHAgent(seed=0).name == "srh"
+    assert SRHAgent(seed=0, sequence_length="5").params.sequence_length == 5
+    for name, values in SRH_SEARCH_SPACE.items():
+        for value in values:
+            parse_params(preset="srh_r1", **{name: str(value)})
+
+
+def test_srh_seed_genes_pick_a_legal_action_in_every_state() -> None:
+    legal = np.array([3, 8, 11])
+    assert [seed_action(legal, seed) for seed in (0, 1, 2, 3, 2**62 + 1)] == [3, 8, 11, 3, 11]
+    game = make_game("splendor", preset="rinascimento")
+    agent = SRHAgent(seed=0, budget=100)
+    state = game.initial_state(np.random.default_rng(2))
+    for _ in range(40):
+        legal = game.legal_actions(state)
+        for _ in range(5):
+            assert seed_action(legal, agent.new_seed()) in set(legal.tolist())
+        state = game.apply(state, seed_action(legal, agent.new_seed()))
+
+
+def test_srh_mutation_redraws_genes_at_the_mutation_rate_plus_one_forced_with_flip() -> None:
+    game = make_game("toy_tictactoe")
+    state = tictactoe_position(".........", to_move=0)
+    plan = [1, 2, 3, 4]
+
+    def changed(**kwargs: Any) -> list[int]:
+        search = _SeedSearch(SRHAgent(seed=0, sequence_length=4, **kwargs), game, state, 0)
+        return [sum(a != b for a, b in zip(plan, search.mutate(plan))) for _ in range(200)]
+
+    assert set(changed(mutation_rate=0.0, flip_at_least_one=False)) == {0}
+    assert set(changed(mutation_rate=0.0, flip_at_least_one=True)) == {1}
+    assert set(changed(mutation_rate=1.0)) == {4}
+    assert 1.5 < np.mean(changed(mutation_rate=0.5)) < 2.5
+
+
+def test_srh_reevaluates_the_kept_plan_against_every_mutant() -> None:
+    splendor = CountingGame(make_game("splendor"))
+    state = splendor.initial_state(np.random.default_rng(0))
+    SRHAgent(seed=0, evaluations=20).act(splendor, state, state.current_player)
+    assert splendor.determinizations == 40  # the parent and the mutant, every iteration
+
+
+@pytest.mark.parametrize("budget", [1, 37, 1000])
+def test_srh_action_budget_bounds_forward_model_calls(budget: int) -> None:
+    game = CountingGame(make_game("splendor"))
+    state = game.initial_state(np.random.default_rng(0))
+    agent = SRHAgent(seed=0, budget=budget, evaluations=10**6, opponent_model="osla", sequence_length=3)
+    action = agent.act(game, state, state.current_player)
+    assert game.game.legal_action_mask(state)[action]
+    assert game.applies <= budget
+
+
+def test_srh_takes_a_scoring_move_in_splendor() -> None:
+    game, state = _scoring_position(4)
+    player = state.current_player
+    agent = SRHAgent(seed=0, sequence_length=1, mutation_rate=1.0, evaluations=300, budget=5000)
+    action = agent.act(game, state, player)
+    assert game.scores(game.apply(state, action))[player] > game.scores(state)[player]
+
+
+def test_srh_shift_buffer_keeps_the_seeds_shifted_by_one_decision() -> None:
+    game = make_game("toy_tictactoe")
+    state = tictactoe_position(".........", to_move=0)
+    agent = SRHAgent(seed=0, sequence_length=3, evaluations=5)
+    agent.act(game, state, 0)
+    kept = agent._plans[0]
+    assert len(kept) == 3 and all(0 <= seed < 2**63 for seed in kept)
+    assert agent._start_plan(0) == kept
+    no_shift = SRHAgent(seed=0, sequence_length=3, shift_buffer=False)
+    no_shift.act(game, state, 0)
+    assert no_shift._plans == {}
+
+
+def test_srh_plays_legal_games_and_is_reproducible() -> None:
+    game = make_game("splendor", preset="rinascimento")
+    records = [play_game(game, [SRHAgent(seed=0, budget=60), RHEAAgent(seed=1, budget=60)], 7) for _ in range(2)]
+    assert records[0].actions == records[1].actions and records[0].plies > 0
+
+
+def test_bad_srh_values_raise_naming_the_parameter() -> None:
+    with pytest.raises(ValueError, match=r"genes must be one of \['actions', 'seeds'\]"):
+        SRHAgent(genes="cards")
+    with pytest.raises(ValueError, match=r"mutation_rate must be a number in \[0.0, 1.0\]"):
+        SRHAgent(mutation_rate=1.5)

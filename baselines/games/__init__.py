@@ -4,9 +4,11 @@ Each game's module (or package) holds its scripted agents from the source paper,
 search agents and, where it has them, move priors and a fast random playout:
 
 * :mod:`.quoridor` (seed 004): ``path``, ``heuristic``; value, priors, bitmask playout.
-* :mod:`.battle_sheep` (seed 003): ``evaluation``; value.
+* :mod:`.battle_sheep` (seed 003): ``evaluation``, ``minimax``, ``qlearning`` (the seed's tabular Q with the shipped
+  table); value.
 * :mod:`.node_conquest` (seed 001 has no agent; ours): ``greedy``; value.
-* :mod:`.splendor` (seed 002): ``osla``, ``buyer``; value; the event-value functions of RHEA.
+* :mod:`.splendor` (seed 002): ``osla``, ``buyer``, ``srh`` (Seeding RHEA), ``rmcts`` (Rinascimento's MCTS);
+  value; the event-value functions of RHEA.
 * :mod:`.gravwell` (seed 000): ``random_es``, ``random_no_es``, ``tree``, ``qlearning`` (the paper's tabular
   Q-learning with the shipped tables); value.
 
@@ -28,7 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from baselines.agent import BaseAgent
-from baselines.games.battle_sheep import EvaluationAgent, battle_sheep_value
+from baselines.games.battle_sheep import EvaluationAgent, MinimaxAgent, QLearningAgent, battle_sheep_value
 from baselines.games.gravwell import (
     DecisionTreeAgent,
     PretrainedQAgent,
@@ -38,7 +40,7 @@ from baselines.games.gravwell import (
 )
 from baselines.games.node_conquest import GreedyExpander, node_conquest_value
 from baselines.games.quoridor import HeuristicAgent, PathAgent, quoridor_playout, quoridor_priors, quoridor_value
-from baselines.games.splendor import BuyerAgent, OSLAAgent, splendor_value
+from baselines.games.splendor import BuyerAgent, OSLAAgent, RinascimentoMCTSAgent, SRHAgent, splendor_value
 from baselines.search.playout import PlayoutFn
 from baselines.search.values import PriorsFn, ValueFn
 from boardenvs.registry import register_opponent
@@ -67,9 +69,17 @@ GAMES: dict[str, GameBaselines] = {
     "quoridor": GameBaselines(
         {"path": PathAgent, "heuristic": HeuristicAgent}, "heuristic", quoridor_value, quoridor_priors, quoridor_playout
     ),
-    "battle_sheep": GameBaselines({"evaluation": EvaluationAgent}, "evaluation", battle_sheep_value),
+    "battle_sheep": GameBaselines(
+        {"evaluation": EvaluationAgent, "minimax": MinimaxAgent, "qlearning": QLearningAgent},
+        "evaluation",
+        battle_sheep_value,
+    ),
     "node_conquest": GameBaselines({"greedy": GreedyExpander}, "greedy", node_conquest_value),
-    "splendor": GameBaselines({"osla": OSLAAgent, "buyer": BuyerAgent}, "buyer", splendor_value),
+    "splendor": GameBaselines(
+        {"osla": OSLAAgent, "buyer": BuyerAgent, "srh": SRHAgent, "rmcts": RinascimentoMCTSAgent},
+        "buyer",
+        splendor_value,
+    ),
     "gravwell": GameBaselines(
         {"random_es": RandomAgent, "random_no_es": RandomNoStopAgent, "tree": DecisionTreeAgent,
          "qlearning": PretrainedQAgent},

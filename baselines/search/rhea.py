@@ -1,4 +1,4 @@
-"""Branching Mutation Rolling Horizon (BMRH, seeds 002 and Rinascimento's ``HyperRHEA``) for every game.
+"""Branching Mutation Rolling Horizon (BMRH, seed 002, Rinascimento's ``HyperRHEA``) and Seeding RHEA (SRH), every game.
 
 A plan is a sequence of ``sequence_length`` genes, one action id per decision of the acting player. For
 each decision the agent hill-climbs (a (1+1) evolutionary algorithm) over plans with a forward model:
@@ -42,9 +42,21 @@ Splendor), set by ``ef_mapping``, ``ef_degree``, ``ef_perspective``, ``ef_count`
 (comma-separated, ``"paper"`` or ``"zeros"``) and single weights ``ef_w<i>``; or any callable
 ``value(game, root, end, player, events) -> float``.
 
+**Seeding RHEA** (SRH, Rinascimento's ``SeedingRHEA``; ``genes="seeds"``, :class:`SRHAgent`, preset ``srh_r1`` =
+SRH*). The genes are not actions but *seeds of the action sampler*: a decision whose legal actions are
+``legal`` plays ``legal[seed % len(legal)]``, a uniformly random legal action fixed by the seed, so a gene
+is legal in every state it meets and needs no repair. The mutation is uniform: each gene gets a fresh
+random seed with probability ``mutation_rate``, plus one gene at a random index when ``flip_at_least_one``.
+Each of the ``evaluations`` iterations plays the current plan **and** its mutant (the current plan is
+re-evaluated every time, against the noise of hidden information and opponents) and keeps the mutant if it
+is at least as good. ``shift_buffer`` keeps the plan shifted by one decision with a fresh seed appended.
+The action is the first seed's action in the agent's view. Rinascimento's sampler is a weighted generator
+over action kinds (R12); ours draws uniformly among the legal actions, as BMRH's mutation does here.
+
 Every hyper-parameter accepts an int, float, bool or string (``"key=value"`` command lines) and a bad value
 raises ``ValueError`` naming the parameter and the allowed values. ``preset`` names a base configuration
-(:data:`PRESETS`: ``bmrh_r1`` = BMRH*, ``bmrh_r2`` = BMRH**, ``ef_linear_hc`` = the paper's tuned EF agent)
+(:data:`PRESETS`: ``bmrh_r1`` = BMRH*, ``bmrh_r2`` = BMRH**, ``ef_linear_hc`` = the paper's tuned EF agent,
+``srh_r1`` = SRH*)
 that the other arguments override. Defaults are BMRH*'s tuned values (seed 002, ``rinascimento_agents.csv``)
 with ``value="score_diff"``; the ``bmrh_r1``/``bmrh_r2`` presets use the paper's own-points value (``"score"``).
 
@@ -76,6 +88,8 @@ OPPONENT_MODELS = ("nothing", "random", "osla")
 """Opponent models, in Rinascimento's numbering 0, 1, 2."""
 MUTATION_STYLES = (0, 1, 2, 3)
 """0 regenerate, 1 branching + uniform point, 2 branching + exponential-decay point, 3 branching + Gaussian."""
+GENES = ("actions", "seeds")
+"""What a gene is: an action id (BMRH) or a seed of the action sampler (SRH)."""
 VALUES = ("score_diff", "score", "ef")
 """Named value functions."""
 BUDGET_UNITS = ("actions", "seconds")
@@ -96,11 +110,25 @@ RHEA_SEARCH_SPACE: dict[str, list[Any]] = {
     "gaussian_std": [0.5, 1.0, 2.0],
 }
 """BMRH's NTBEA search space (``rinascimento_agents.csv``; mutation style 3 exists in code, not in the space)."""
+SRH_SEARCH_SPACE: dict[str, list[Any]] = {
+    "flip_at_least_one": [False, True],
+    "mutation_rate": [0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.8, 0.9, 1.0],
+    "sequence_length": [1, 2, 3, 5, 10, 20],
+    "evaluations": [0, 1, 5, 10, 20, 50, 100, 200],
+    "shift_buffer": [False, True],
+    "opponent_model": ["nothing", "random", "osla"],
+    "opponent_budget_share": [0.001, 0.005, 0.01, 0.02, 0.05],
+}
+"""SRH's NTBEA search space (``agents/SeededRHEAParams.json`` of Rinascimento, ``rinascimento_agents.csv``)."""
+SEED_BOUND = 2**63
+"""Seeds of SRH's genes are drawn from ``[0, SEED_BOUND)``."""
 
 
 @dataclass(frozen=True)
 class RHEAParams:
-    """BMRH hyper-parameters, validated (see the module docstring); defaults: R1's tuned values, ``score_diff``."""
+    """BMRH and SRH hyper-parameters, validated (see the module docstring); defaults: BMRH with R1's tuned values
+    and ``score_diff``. ``genes`` and ``mutation_rate`` (Java's default 0.2) are SRH's; ``mutation_style``,
+    ``exponential_decay`` and the Gaussian parameters only BMRH's."""
 
     shift_buffer: bool = True
     sequence_length: int = 2
@@ -112,6 +140,8 @@ class RHEAParams:
     exponential_decay: float = 0.8
     gaussian_mean: float = 0.1
     gaussian_std: float = 0.5
+    genes: str = "actions"
+    mutation_rate: float = 0.2
     budget: float = PAPER_BUDGET
     budget_unit: str = "actions"
     determinize: str = "evaluation"
@@ -161,9 +191,22 @@ PRESETS: dict[str, dict[str, Any]] = {
         "ef_degree": 1,
         "ef_weights": "paper",
     },
+    "srh_r1": {
+        "genes": "seeds",
+        "value": "score",
+        "flip_at_least_one": False,
+        "mutation_rate": 0.9,
+        "sequence_length": 2,
+        "evaluations": 200,
+        "shift_buffer": True,
+        "opponent_model": "nothing",
+        "opponent_budget_share": 0.05,
+    },
 }
 """Named configurations (seed 002): ``default`` (R1's values with ``value="score_diff"``), BMRH* (R1 tuned
-against OSLA) and BMRH** (R2) with the paper's own-points value, and the paper's tuned ``lin^hc`` EF agent."""
+against OSLA) and BMRH** (R2) with the paper's own-points value, the paper's tuned ``lin^hc`` EF agent, and
+SRH* (R1's tuned Seeding RHEA: no flip, mutation rate 0.9, length 2, 200 evaluations, shift buffer, DoNothing
+opponents, share 0.05) with the own-points value."""
 
 
 # -- parsing and validation -------------------------------------------------------------------------
@@ -194,6 +237,8 @@ _PARSERS: dict[str, Callable[[Any], Any]] = {
     "exponential_decay": lambda v: float_param("exponential_decay", v, 0.0, 1.0, positive=True),
     "gaussian_mean": lambda v: float_param("gaussian_mean", v, 0.0, 1.0),
     "gaussian_std": lambda v: float_param("gaussian_std", v, 0.0, 100.0, positive=True),
+    "genes": lambda v: choice_param("genes", v, GENES),
+    "mutation_rate": lambda v: float_param("mutation_rate", v, 0.0, 1.0),
     "budget": lambda v: float_param("budget", v, 0.0, 1e9, positive=True),
     "budget_unit": lambda v: choice_param("budget_unit", v, BUDGET_UNITS),
     "determinize": lambda v: choice_param("determinize", v, DETERMINIZE),
@@ -314,12 +359,37 @@ def make_value_function(params: RHEAParams, single_weights: Mapping[int, float] 
     return EventValueFunction(params.ef_mapping, params.ef_degree, weights, params.ef_perspective, params.ef_count)
 
 
+def model_opponent_action(game: Game, state: Any, mover: int, model: str, probes: int, rng: np.random.Generator,
+                          budget: Any) -> int:  # fmt: skip
+    """An opponent model's action for ``mover`` (see the module docstring; OSLA probes are charged to ``budget``).
+
+    Args:
+        game, state, mover: where the opponent moves.
+        model: ``"nothing"`` (the lowest-id legal action), ``"random"`` or ``"osla"``.
+        probes: legal actions OSLA tries (at most).
+        rng: the searching agent's generator.
+        budget: an :class:`ActionBudget` (or anything with ``spend()``).
+    """
+    legal = np.flatnonzero(game.legal_action_mask(state))
+    if model == "nothing" or len(legal) == 1:
+        return int(legal[0])
+    if model == "random":
+        return int(legal[int(rng.integers(len(legal)))])
+    candidates = legal if len(legal) <= probes else rng.choice(legal, size=probes, replace=False)
+    values = []
+    for action in candidates:
+        budget.spend()
+        values.append(score_diff_value(game, game.apply(state, int(action)), mover))
+    best = np.flatnonzero(np.array(values) == max(values))
+    return int(candidates[int(best[int(rng.integers(len(best)))])])
+
+
 # -- the search -------------------------------------------------------------------------------------
-class _BudgetSpent(Exception):
+class BudgetSpent(Exception):
     """Raised inside an evaluation when the forward-model budget is used up."""
 
 
-class _Budget:
+class ActionBudget:
     """Counts simulated actions (or watches the clock) for one decision."""
 
     def __init__(self, amount: float, unit: str) -> None:
@@ -328,12 +398,12 @@ class _Budget:
         self.deadline = time.perf_counter() + amount if unit == "seconds" else 0.0
 
     def spend(self) -> None:
-        """Account for one ``apply``; raise :class:`_BudgetSpent` when none is left."""
+        """Account for one ``apply``; raise :class:`BudgetSpent` when none is left."""
         if self.unit == "actions":
             if self.used >= self.limit:
-                raise _BudgetSpent
+                raise BudgetSpent
         elif time.perf_counter() >= self.deadline:
-            raise _BudgetSpent
+            raise BudgetSpent
         self.used += 1
 
 
@@ -356,7 +426,7 @@ class _Search:
     def __init__(self, agent: RHEAAgent, game: Game, view: Any, player: int) -> None:
         self.agent, self.game, self.view, self.player = agent, game, view, player
         self.params, self.rng = agent.params, agent.rng
-        self.budget = _Budget(self.params.budget, self.params.budget_unit)
+        self.budget = ActionBudget(self.params.budget, self.params.budget_unit)
         self.resample = self.params.determinize == "evaluation" and not game.spec.perfect_information
         self.needs_events = bool(getattr(agent.value_function, "needs_events", False))
         if self.needs_events and not hasattr(view, "events"):
@@ -367,13 +437,13 @@ class _Search:
         length = self.params.sequence_length
         try:
             best = self.play(start, point=length, parent=None)
-        except _BudgetSpent:
+        except BudgetSpent:
             return start
         for _ in range(self.params.evaluations):
             point, fresh_parent = self.mutation_point()
             try:
                 child = self.play(best.genes, point, best.genes if fresh_parent else None)
-            except _BudgetSpent:
+            except BudgetSpent:
                 break
             if child.beats(best):
                 best = child
@@ -425,6 +495,55 @@ class _Search:
         return int(legal[int(self.rng.integers(len(legal)))])
 
 
+def seed_action(legal: np.ndarray, seed: int) -> int:
+    """SRH's sampler: the legal action a gene's ``seed`` picks (uniform over ``legal`` for a uniform seed)."""
+    return int(legal[seed % len(legal)])
+
+
+class _SeedSearch(_Search):
+    """One decision of Seeding RHEA: plans of sampler seeds, uniform mutation, the parent re-evaluated."""
+
+    def run(self, start: list[int]) -> list[int]:
+        """The plan kept after ``evaluations`` parent-versus-mutant comparisons (fewer if the budget ends)."""
+        best = start
+        for _ in range(self.params.evaluations):
+            mutant = self.mutate(best)
+            try:
+                parent_value = self.play_seeds(best)
+                mutant_value = self.play_seeds(mutant)
+            except BudgetSpent:
+                break
+            if mutant_value >= parent_value:
+                best = mutant
+        return best
+
+    def mutate(self, seeds: list[int]) -> list[int]:
+        """Each seed redrawn with probability ``mutation_rate``; with ``flip_at_least_one`` one more at random."""
+        forced = int(self.rng.integers(len(seeds))) if self.params.flip_at_least_one else -1
+        return [
+            self.agent.new_seed() if i == forced or self.rng.random() < self.params.mutation_rate else seed
+            for i, seed in enumerate(seeds)
+        ]
+
+    def play_seeds(self, seeds: list[int]) -> float:
+        """Play the plan's seeds (opponents by the opponent model) from the view and value the result."""
+        game, player = self.game, self.player
+        state = game.determinize(self.view, player, self.rng) if self.resample else self.view
+        played, events = 0, []
+        while played < len(seeds) and not game.is_terminal(state):
+            mover = state.current_player
+            if mover == player:
+                action = seed_action(np.flatnonzero(game.legal_action_mask(state)), seeds[played])
+                played += 1
+            else:
+                action = self.agent.opponent_action(game, state, mover, self.budget)
+            self.budget.spend()
+            state = game.apply(state, action)
+            if self.needs_events:
+                events.extend(state.events)
+        return float(self.agent.value_function(game, self.view, state, player, events))
+
+
 class RHEAAgent(BaseAgent):
     """Branching Mutation Rolling Horizon (BMRH) with a forward-model budget; see the module docstring.
 
@@ -462,43 +581,57 @@ class RHEAAgent(BaseAgent):
         if len(legal) == 1:
             self._remember(player, None)
             return int(legal[0])
-        plan = _Search(self, game, view, player).run(self._start_plan(player))
-        action = plan[0] if 0 <= plan[0] < len(mask) and mask[plan[0]] else self.choose(legal)
+        seeds = self.params.genes == "seeds"
+        search = (_SeedSearch if seeds else _Search)(self, game, view, player)
+        plan = search.run(self._start_plan(player))
+        if seeds:
+            action = seed_action(legal, plan[0])
+        else:
+            action = plan[0] if 0 <= plan[0] < len(mask) and mask[plan[0]] else self.choose(legal)
         self._remember(player, plan)
         return int(action)
 
+    def new_seed(self) -> int:
+        """A fresh SRH gene: a seed drawn uniformly from ``[0, SEED_BOUND)``."""
+        return int(self.rng.integers(SEED_BOUND))
+
+    def _empty_gene(self) -> int:
+        """A gene to be drawn later: -1 (BMRH draws it when played) or a fresh seed (SRH)."""
+        return self.new_seed() if self.params.genes == "seeds" else -1
+
     def _start_plan(self, player: int) -> list[int]:
-        """The shifted previous plan, or an empty plan (all genes drawn when played)."""
+        """The shifted previous plan, or a fresh plan (BMRH: all genes drawn when played; SRH: random seeds)."""
         plan = self._plans.get(player)
         length = self.params.sequence_length
         if plan is None or not self.params.shift_buffer:
-            return [-1] * length
-        return (plan + [-1] * length)[:length]
+            return [self._empty_gene() for _ in range(length)]
+        return (plan + [self._empty_gene() for _ in range(length - len(plan))])[:length]
 
     def _remember(self, player: int, plan: list[int] | None) -> None:
         """Keep the plan shifted by the decision just taken (only with ``shift_buffer``)."""
         if plan is None or not self.params.shift_buffer:
             self._plans.pop(player, None)
         else:
-            self._plans[player] = plan[1:] + [-1]
+            self._plans[player] = plan[1:] + [self._empty_gene()]
 
     def opponent_action(self, game: Game, state: Any, mover: int, budget: Any) -> int:
         """The opponent model's action for ``mover`` inside a plan (OSLA probes are charged to ``budget``)."""
-        mask = game.legal_action_mask(state)
-        legal = np.flatnonzero(mask)
-        model = self.params.opponent_model
-        if model == "nothing" or len(legal) == 1:
-            return int(legal[0])
-        if model == "random":
-            return int(legal[int(self.rng.integers(len(legal)))])
-        probes = self.params.opponent_probes
-        candidates = legal if len(legal) <= probes else self.rng.choice(legal, size=probes, replace=False)
-        values = []
-        for action in candidates:
-            budget.spend()
-            values.append(score_diff_value(game, game.apply(state, int(action)), mover))
-        best = np.flatnonzero(np.array(values) == max(values))
-        return int(candidates[int(best[int(self.rng.integers(len(best)))])])
+        return model_opponent_action(
+            game, state, mover, self.params.opponent_model, self.params.opponent_probes, self.rng, budget
+        )
 
     def __repr__(self) -> str:
-        return f"RHEAAgent(name={self.name!r}, params={self.params})"
+        return f"{type(self).__name__}(name={self.name!r}, params={self.params})"
+
+
+class SRHAgent(RHEAAgent):
+    """Seeding RHEA (seed 002's SRH): :class:`RHEAAgent` with ``preset="srh_r1"`` (SRH*) unless another is given.
+
+    ``make_agent("srh", "splendor")`` plays SRH*; ``"srh:sequence_length=5:mutation_rate=0.3"`` changes it.
+    """
+
+    name = "srh"
+
+    def __init__(self, seed: SeedLike = None, name: str | None = None, **hyperparams: Any) -> None:
+        hyperparams.setdefault("preset", "srh_r1")
+        super().__init__(seed, name, **hyperparams)

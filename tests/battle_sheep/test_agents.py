@@ -41,4 +41,5 @@ def test_evaluation_agent_wins_most_4_player_games_against_random() -> None:
 
 
 def test_evaluation_agent_is_registered_as_the_heuristic() -> None:
-    assert scripted_agents("battle_sheep") == {"evaluation": EvaluationAgent}
+    assert scripted_agents("battle_sheep")["evaluation"] is EvaluationAgent
+    assert set(scripted_agents("battle_sheep")) == {"evaluation", "minimax", "qlearning"}

@@ -1,4 +1,4 @@
-"""The scripted Splendor agents beat random players and are registered."""
+"""The Splendor agents beat random players, are registered, and the paper's agents play every config."""
 
 from __future__ import annotations
 
@@ -7,8 +7,14 @@ import pytest
 import boardenvs
 from baselines.agent import RandomAgent
 from baselines.arena import play_game
+from baselines.factory import make_agent
 from baselines.games import scripted_agents
-from baselines.games.splendor import BuyerAgent, OSLAAgent
+from baselines.games.splendor import BuyerAgent, OSLAAgent, RinascimentoMCTSAgent, SRHAgent
+from boardenvs.games.splendor import PRESETS
+
+PAPER_AGENTS = ("random", "osla", "rmcts:budget=40", "rhea:preset=bmrh_r1:budget=40", "srh:budget=40",
+                "rhea:preset=ef_linear_hc:budget=40", "buyer")  # fmt: skip
+"""Seed 002's RND, OSLA, MCTS, BMRH, SRH and EF (small budgets), and the buyer."""
 
 
 @pytest.mark.parametrize("agent_class", [OSLAAgent, BuyerAgent])
@@ -30,4 +36,19 @@ def test_buyer_buys_when_it_can_on_the_rinascimento_preset() -> None:
 
 
 def test_agents_are_registered() -> None:
-    assert scripted_agents("splendor") == {"osla": OSLAAgent, "buyer": BuyerAgent}
+    assert scripted_agents("splendor") == {
+        "osla": OSLAAgent, "buyer": BuyerAgent, "srh": SRHAgent, "rmcts": RinascimentoMCTSAgent
+    }  # fmt: skip
+    assert isinstance(make_agent("srh", "splendor", seed=0), SRHAgent)
+    assert make_agent("rmcts:depth=3", "splendor", seed=0).params.depth == 3
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_every_paper_agent_plays_every_config(preset: str) -> None:
+    game = boardenvs.make_game("splendor", preset=preset)
+    n = game.spec.num_players
+    for first in range(0, len(PAPER_AGENTS), n):
+        names = [PAPER_AGENTS[(first + seat) % len(PAPER_AGENTS)] for seat in range(n)]
+        agents = [make_agent(name, "splendor", seed=seat) for seat, name in enumerate(names)]
+        record = play_game(game, agents, seed=first)
+        assert record.plies > 0 and record.returns.shape == (n,), names

@@ -128,14 +128,15 @@ def test_official_pay_phase() -> None:
     assert state.phase == PAY
     refuse(GAME, state, "take WUG", r"player 0 is paying for L1#1 \[L1 W\+0p \(R2 K1\)\] and must first spend gold "
                                     r"on a colour or pay; legal: gold for R, gold for K, pay$")  # fmt: skip
-    refuse(GAME, state, "gold for W", r"\[L1 W\+0p \(R2 K1\)\] needs no more white \(W\) \(bonuses counted, 0 gold")
+    refuse(GAME, state, "gold for W", r"\[L1 W\+0p \(R2 K1\)\] needs no white \(W\) \(bonuses counted\)")
     refuse(GAME, state, "return R", r"is paying for L1#1")
-    short = play(GAME, buying_position(GAME, (0, 0, 0, 1, 1, 2)), "buy L1#1")
-    assert short.phase == PAY and legal_moves(GAME, short) == ["gold for K", "pay"]
-    refuse(GAME, short, "gold for R", r"player 0 has 1 red \(R\) for the 2 owed, so gold pays that shortfall anyway; "
-                                      r"legal: gold for K, pay$")  # fmt: skip
+    no_red = play(GAME, buying_position(GAME, (0, 0, 0, 0, 1, 3)), "buy L1#1")
+    assert no_red.phase == PAY and legal_moves(GAME, no_red) == ["gold for K", "pay"]
+    refuse(GAME, no_red, "gold for R", r"player 0 holds no red \(R\), so gold pays the 2 owed anyway; "
+                                       r"legal: gold for K, pay$")  # fmt: skip
     planned = play(GAME, buying_position(GAME, (0, 0, 0, 2, 1, 2)), "buy L1#1", "gold for K")
-    refuse(GAME, planned, "gold for K", r"needs no more black \(K\) \(bonuses counted, 1 gold already planned")
+    refuse(GAME, planned, "gold for K", r"the 1 black \(K\) the payment would spend are all replaced by gold "
+                                        r"already \(1 planned\)")  # fmt: skip
 
 
 # -- Rinascimento -------------------------------------------------------------------------------

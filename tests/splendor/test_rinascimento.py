@@ -188,6 +188,18 @@ def test_r8_payment_is_automatic_coloured_first() -> None:
     assert after.phase == MAIN and after.players[0, :6].tolist() == [0] * 5 + [2] and after.current_player == 1
 
 
+def test_r8_a_short_colour_spends_all_its_tokens_before_gold() -> None:
+    """Rinascimento keeps its own rule: no gold choice, even for a colour the player is short of."""
+    state = start(RINA)
+    card = int(state.face_up[0, 0])
+    cost = [int(v) for v in RINA.tables.cards.cost[card]]
+    short = next(c for c, v in enumerate(cost) if v)
+    tokens = list(cost) + [2]
+    tokens[short] -= 1
+    after = play(RINA, with_player(state, 0, tokens=tokens), "buy L1#1")
+    assert after.phase == MAIN and after.players[0, :6].tolist() == [0] * 5 + [1]
+
+
 def test_r9_every_player_takes_the_first_eligible_noble_after_any_action() -> None:
     state = edit(start(RINA), nobles=[0, 1, 5])  # W4 U4, W4 K4, U4 G4
     state = with_player(state, 0, bonuses=(4, 4, 0, 0, 4), bought=12)  # eligible for all three

@@ -196,6 +196,27 @@ def test_several_golds_can_go_to_one_colour() -> None:
     assert state.phase == MAIN and state.players[0, :6].tolist() == [0, 0, 0, 2, 0, 0]
 
 
+def test_gold_may_replace_a_held_token_of_a_colour_the_player_is_short_of() -> None:
+    """Gold is a wildcard for any gem (official FAQ): owing 2 red with 1 red and 2 gold, the player may pay
+    1 red + 1 gold or keep its red and pay 2 gold for the red."""
+    state = play(GAME, buying_position((0, 0, 0, 1, 1, 2)), "buy L1#1")
+    assert state.phase == PAY and legal_moves(GAME, state) == ["gold for R", "gold for K", "pay"]
+    kept_red = play(GAME, state, "gold for R")  # the last spare gold: the purchase completes
+    assert kept_red.phase == MAIN and kept_red.players[0, :6].tolist() == [0, 0, 0, 1, 0, 0]
+    assert kept_red.supply[3] == state.supply[3] and kept_red.supply[5] == state.supply[5] + 2
+    spent_red = play(GAME, state, "pay")
+    assert spent_red.players[0, :6].tolist() == [0, 0, 0, 0, 0, 1]
+
+
+def test_a_player_short_of_a_colour_may_pay_the_whole_card_in_gold() -> None:
+    state = play(GAME, buying_position((0, 0, 0, 1, 1, 3)), "buy L1#1", "gold for R")  # owes R2 K1
+    assert state.phase == PAY and state.gold_plan == (0, 0, 0, 1, 0)
+    assert legal_moves(GAME, state) == ["gold for K", "pay"]
+    all_gold = play(GAME, state, "gold for K")
+    assert all_gold.phase == MAIN and all_gold.players[0, :6].tolist() == [0, 0, 0, 1, 1, 0]
+    assert all_gold.players[0, 12] == 1
+
+
 def test_no_payment_choice_without_spare_gold() -> None:
     exact = play(GAME, buying_position((0, 0, 0, 1, 1, 1)), "buy L1#1")  # the gold must cover the red
     assert exact.phase == MAIN and exact.players[0, :6].tolist() == [0] * 6 and exact.current_player == 1

@@ -14,6 +14,7 @@ from boardenvs.games.battle_sheep.render import render_rgb, to_text
 from boardenvs.games.battle_sheep.rules import (
     RANK_POINTS,
     generate_field,
+    has_move,
     movable_cells,
     next_player,
     open_directions,
@@ -24,6 +25,11 @@ from boardenvs.games.battle_sheep.rules import (
 )
 from boardenvs.games.battle_sheep.state import FREE, NONFIELD, BattleSheepState
 from boardenvs.games.battle_sheep.tables import DIRECTION_NAMES, cell_name, parse_cell, tables_for
+
+MAX_RESAMPLES = 100_000
+"""Draws ``determinize`` tries for the mover's stack sizes. A draw succeeds with probability at least
+``1 / (sheep - 1)`` (the mover can move, so one of its cells with an open direction can hold 2 sheep), so
+running out means a bug."""
 
 
 class Move(NamedTuple):
@@ -91,7 +97,8 @@ class BattleSheep(Game[BattleSheepState, Move]):
 
     **Hidden information** (``hidden_counts``, course game 3): ``determinize(state, p, rng)`` resamples
     every other player's stack sizes uniformly among the compositions of its sheep total (``S`` once
-    placed) into its occupied cells, at least one per cell. Ownership is public.
+    placed) into its occupied cells, at least one per cell; the player to move, whose turn shows that it
+    can move, only among those that give it a move. Ownership is public.
 
     **Symmetries.** None: the field is random and the turn order tells the players apart.
 
@@ -217,17 +224,36 @@ class BattleSheep(Game[BattleSheepState, Move]):
         return observe(state, player, c.num_players, c.board_size, c.sheep_per_player, c.hidden_counts)
 
     def determinize(self, state: BattleSheepState, player: int, rng: np.random.Generator) -> BattleSheepState:
-        """A copy with every other player's stack sizes resampled (``hidden_counts`` only)."""
+        """A copy with every other player's stack sizes resampled (``hidden_counts`` only).
+
+        Each other player's sizes are a uniform composition of its sheep total into its cells. The player to
+        move (when not ``player``) is known to have a move, so its sizes are drawn uniformly among the
+        compositions that give it one (rejection sampling): a determinized view is a legal state, in which
+        the player to move can move.
+        """
         view = state.copy()
         if not self.config.hidden_counts:
             return view
         for other in range(self.config.num_players):
             cells = np.flatnonzero(state.owner[: self.cells] == other + 1)
             if other != player and cells.size:
-                total = int(state.counts[cells].sum())
-                cuts = np.sort(rng.choice(np.arange(1, total), size=cells.size - 1, replace=False))
-                view.counts[cells] = np.diff(np.concatenate(([0], cuts, [total])))
+                self._resample_stacks(state, view, other, cells, rng)
         return view
+
+    def _resample_stacks(
+        self, state: BattleSheepState, view: BattleSheepState, other: int, cells: np.ndarray, rng: np.random.Generator
+    ) -> None:
+        """Set ``other``'s stack sizes on ``cells`` of ``view``: a uniform composition of its total, redrawn
+        until ``other`` has a move if it is to move (and can move in ``state``)."""
+        total = int(state.counts[cells].sum())
+        needs_move = other == state.current_player and not self.in_placement(state)
+        needs_move = needs_move and has_move(self.tables, state, other)
+        for _ in range(MAX_RESAMPLES):
+            cuts = np.sort(rng.choice(np.arange(1, total), size=cells.size - 1, replace=False))
+            view.counts[cells] = np.diff(np.concatenate(([0], cuts, [total])))
+            if not needs_move or has_move(self.tables, view, other):
+                return
+        raise RuntimeError(f"determinize found no stack sizes that let player {other} move")  # pragma: no cover
 
     def action_to_str(self, state: BattleSheepState, action: int) -> str:
         move = self.decode(state, action)

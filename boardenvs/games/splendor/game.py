@@ -85,12 +85,14 @@ class Splendor(Game[SplendorState, Move]):
 
     **Payment.** Cost per colour is the printed cost less the player's bonuses. Rinascimento (R8): coloured
     tokens first, gold only for the shortfall. Official: a gold "can replace any gem" (Dized FAQ), so the
-    player may spend gold while holding the colour (docs/rules/rules.md §3.6 recommends optional gold). When that choice
-    exists (spare gold beyond the shortfall and a colour the tokens cover), ``buy`` opens the "pay" phase:
-    each ``gold for <colour>`` spends one more gold on that colour, ``pay`` completes the purchase (rest
-    coloured first, gold for the shortfall); it completes by itself once no further choice is left. Every
-    payment is reachable and the action space stays small and fixed; a face-down reserve being bought is
-    shown at once. Without a choice the purchase completes within the ``buy`` action.
+    player may spend gold in place of any coloured token it holds (docs/rules/rules.md §3.6 recommends optional
+    gold), also in a colour it is short of: owing 3 red with 2 red and 2 gold, it may pay 2 red + 1 gold or
+    1 red + 2 gold. When that choice exists (a gold spare beyond the shortfall and a colour whose tokens the
+    payment spends), ``buy`` opens the "pay" phase: each ``gold for <colour>`` replaces one more token of
+    that colour by a gold (``gold_plan`` counts them), ``pay`` completes the purchase (the rest coloured
+    first, gold for the shortfall); it completes by itself once no further choice is left. Every payment
+    is reachable and the action space stays small and fixed; a face-down reserve being bought is shown at
+    once. Without a choice the purchase completes within the ``buy`` action.
 
     **Sub-decisions** by the same player (official rules): "return" and "pay" above; if several nobles
     qualify at the end of the turn the player chooses one (phase "noble"); with one it visits
@@ -141,7 +143,7 @@ class Splendor(Game[SplendorState, Move]):
     """
 
     name = "splendor"
-    version = 2
+    version = 3
     config_class = SplendorConfig
 
     def _setup(self) -> None:

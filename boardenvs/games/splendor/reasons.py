@@ -134,14 +134,15 @@ def _pay_phase(game: Splendor, state: SplendorState, kind: int, arg: int, mask: 
                 f"colour or pay; legal: {legal}")  # fmt: skip
     row = state.players[player].tolist()
     plan = state.gold_plan
-    rest = [max(game.tables.costs[card][c] - row[6 + c], 0) - plan[c] for c in range(5)]
+    owed = max(game.tables.costs[card][arg] - row[6 + arg], 0)
     # the phase lasts only while a gold is spare (``rules.gold_options``), so the colour itself is the reason
-    if rest[arg] <= 0:
-        why = (f"{_card(game, card)} needs no more {colour_name(arg)} (bonuses counted, {plan[arg]} gold "
-               f"already planned for it)")  # fmt: skip
+    if owed == 0:
+        why = f"{_card(game, card)} needs no {colour_name(arg)} (bonuses counted)"
+    elif row[arg] == 0:
+        why = f"player {player} holds no {colour_name(arg)}, so gold pays the {owed} owed anyway"
     else:
-        why = (f"player {player} has {row[arg]} {colour_name(arg)} for the {rest[arg]} owed, so gold pays "
-               f"that shortfall anyway")  # fmt: skip
+        why = (f"the {min(owed, row[arg])} {colour_name(arg)} the payment would spend are all replaced by gold "
+               f"already ({plan[arg]} planned)")  # fmt: skip
     return f"{why}; legal: {legal}"
 
 

@@ -263,24 +263,30 @@ def paying_card(config: SplendorConfig, state: SplendorState, source: int | None
     return int(state.reserved[state.current_player, source - slots])
 
 
-def _rest(tables: ActionTables, row: list[int], card: int, plan: tuple[int, ...]) -> list[int]:
-    """Tokens per colour still to pay for ``card`` after bonuses and the gold already planned."""
+def payment(tables: ActionTables, row: list[int], card: int, plan: tuple[int, ...]) -> tuple[list[int], list[int]]:
+    """Coloured tokens and gold paid per colour for ``card`` when ``plan[c]`` golds replace tokens of colour ``c``.
+
+    Per colour the player owes ``max(cost - bonus, 0)``; coloured tokens pay first, up to what it holds, less
+    the ``plan`` golds it chose to spend instead (gold replaces any gem, official FAQ); gold pays the rest.
+    """
     cost = tables.costs[card]
-    return [max(cost[c] - row[6 + c], 0) - plan[c] for c in range(5)]
+    owed = [max(cost[c] - row[6 + c], 0) for c in range(5)]
+    coloured = [min(owed[c], row[c]) - plan[c] for c in range(5)]
+    return coloured, [owed[c] - coloured[c] for c in range(5)]
 
 
 def gold_options(tables: ActionTables, state: SplendorState, card: int, plan: tuple[int, ...]) -> list[int]:
-    """Colours where one more planned gold saves a coloured token (official: gold may replace any gem).
+    """Colours where one more gold can replace a coloured token (official: gold is a wildcard for any gem).
 
-    A colour qualifies when part of it is still owed, the coloured tokens cover all of that part, and a
-    gold is spare after covering every colour the player lacks.
+    A colour qualifies when the payment still spends a token of it, and a gold is spare after the gold
+    the payment already needs (the shortfall of every colour plus the golds planned so far). A player
+    short in a colour may also keep the tokens it holds of that colour by paying gold for them.
     """
     row = state.players[state.current_player].tolist()
-    rest = _rest(tables, row, card, plan)
-    spare = row[GOLD] - sum(plan) - sum(max(rest[c] - row[c], 0) for c in range(5))
-    if spare <= 0:
+    coloured, gold = payment(tables, row, card, plan)
+    if row[GOLD] - sum(gold) <= 0:
         return []
-    return [c for c in range(5) if 0 < rest[c] <= row[c]]
+    return [c for c in range(5) if coloured[c] > 0]
 
 
 def buy(tables: ActionTables, config: SplendorConfig, state: SplendorState, source: int, out: list[Event]) -> None:
@@ -319,10 +325,9 @@ def _complete(tables: ActionTables, config: SplendorConfig, state: SplendorState
     player, tick = state.current_player, state.ply
     card = paying_card(config, state, source)
     held, supply = state.players[player].tolist(), state.supply.tolist()
-    rest = _rest(tables, held, card, plan)
+    coloured, golds = payment(tables, held, card, plan)
     for colour in range(5):
-        paid = min(rest[colour], held[colour])
-        gold = rest[colour] - paid + plan[colour]
+        paid, gold = coloured[colour], golds[colour]
         if paid:
             held[colour] -= paid
             supply[colour] += paid

@@ -1,5 +1,5 @@
-"""Battle Sheep (seed 003): the scripted agent (the "Evaluation Score" used greedily, and the convolution start)
-and the value function of the search agents.
+"""Battle Sheep (seed 003): the scripted agent ``evaluation`` (the "Evaluation Score" used greedily, and the
+convolution start) and the value function of the search agents.
 
 :class:`EvaluationAgent` implements the seed's two pieces:
 
