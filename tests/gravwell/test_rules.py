@@ -66,10 +66,13 @@ def test_tractor_pulls_nearest_first_behind_first_on_ties_and_bumps() -> None:
     assert pos[1] == 21 and pos[2] == 19 and pos[3] == 33  # both land on 20 and bump on
 
 
-def test_tractor_ignores_singularity_ships_and_is_inert_in_the_paper_engine() -> None:
-    pos = [10, 0, 36]
-    resolve(pos, 0, c("Jo"), 2, False)
-    assert pos == [10, 0, 34]
+def test_tractor_pulls_ships_out_of_the_singularity_too_and_is_inert_in_the_paper_engine() -> None:
+    pos, moves = [10, 0, 36], []
+    resolve(pos, 0, c("Jo"), 2, False, moves=moves)  # tractor 2: the Singularity ship (distance 10) goes first
+    assert pos == [10, 2, 34] and [ship for _, _, _, ship, _ in moves] == [1, 2]
+    pos = [0, 0, 36]
+    resolve(pos, 0, c("Jo"), 2, False)  # a ship on the owner's own tile has no way to be pulled
+    assert pos == [0, 0, 34]
     pos, moves = [10, 20, 36], []
     assert resolve(pos, 0, c("Jo"), 2, True, moves=moves) == -1 and moves == [] and pos == [10, 20, 36]
 

@@ -144,7 +144,7 @@ class Gravwell(Game[GravwellState, Move]):
     """
 
     name = "gravwell"
-    version = 0
+    version = 1
     config_class = GravwellConfig
 
     def _setup(self) -> None:

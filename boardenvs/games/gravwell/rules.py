@@ -97,7 +97,7 @@ def resolve(
     (the card stops there), or -1.
 
     Normal cards move the owner towards its nearest ship, repulsors away from it (nothing if the owner is
-    stuck); tractors pull every other ship off the Singularity towards the owner, nearest first (ties: the
+    stuck); tractors pull every other ship towards the owner, nearest first (ties: the
     ship behind first), unless ``inert_tractors``. ``direction`` is ``heading(pos, owner)`` when the caller
     already knows it (tractors ignore it). ``moves``, if given, receives a :data:`MoveEvent` per ship moved,
     in order: the game records exactly these as its "move" events.
@@ -116,13 +116,13 @@ def resolve(
 
 
 def _pull(pos: list[int], owner: int, card: int, num_players: int, moves: list[MoveEvent] | None) -> int:
-    """The tractor ``card`` played by ``owner``: pull every other ship off the Singularity ``VALUES[card]``
-    tiles towards the owner, nearest first (ties: the ship behind first), stopping when a player's ship
-    escapes (returns it; -1 if none does)."""
+    """The tractor ``card`` played by ``owner``: pull every other ship (those in the Singularity, tile 0,
+    included: the seed's rule) ``VALUES[card]`` tiles towards the owner, nearest first (ties: the ship behind
+    first), stopping when a player's ship escapes (returns it; -1 if none does)."""
     here, value = pos[owner], VALUES[card]
     order = []  # per ship to pull: (distance, is ahead, ship) packed in one int, so a plain sort orders them
     for ship, tile in enumerate(pos):
-        if tile and ship != owner:
+        if ship != owner and tile != here:  # the Singularity's ships too; one on the owner's tile has no way to go
             rank = (tile - here) * 2 + 1 if tile > here else (here - tile) * 2  # by distance, behind first
             order.append(rank << _SHIP_BITS | ship)
     order.sort()
