@@ -49,3 +49,17 @@ CASES = game_cases()
 
 def random_legal(rng: np.random.Generator, mask: np.ndarray) -> int:
     return int(rng.choice(np.flatnonzero(mask)))
+
+
+def aec_books(aec: Any) -> tuple[Any, ...]:
+    """Everything a rejected call must leave unchanged in an AEC env (raw or wrapped)."""
+    raw = aec.unwrapped
+    return (
+        raw.game_state.key(),
+        raw.agent_selection,
+        list(raw.agents),
+        dict(raw.rewards),
+        dict(raw._cumulative_rewards),
+        dict(raw.terminations),
+        dict(raw.truncations),
+    )

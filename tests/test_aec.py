@@ -35,7 +35,7 @@ from boardenvs.core import text_to_rgb  # noqa: E402
 from boardenvs.envs import aec_env_id, register_envs  # noqa: E402
 from boardenvs.parallel import BoardGameParallel, parallel_env  # noqa: E402
 from boardenvs.registry import game_entry, list_games  # noqa: E402
-from tests.env_cases import CASES, Case, random_legal  # noqa: E402
+from tests.env_cases import CASES, Case, aec_books, random_legal  # noqa: E402
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore::UserWarning:pettingzoo"),
@@ -357,27 +357,14 @@ NOT_ACTIONS = [4.7, 4.0, "4", True, np.bool_(True), np.array([4]), np.array(4.0)
 ACTIONS_OF_4 = [4, np.int64(4), np.uint8(4), np.int32(4), np.array(4), np.array(4, dtype=np.int16)]
 
 
-def books(raw: BoardGameAEC) -> tuple[Any, ...]:
-    """Everything a rejected call must leave unchanged."""
-    return (
-        raw.game_state.key(),
-        raw.agent_selection,
-        list(raw.agents),
-        dict(raw.rewards),
-        dict(raw._cumulative_rewards),
-        dict(raw.terminations),
-        dict(raw.truncations),
-    )
-
-
 @pytest.mark.parametrize("bad", NOT_ACTIONS, ids=repr)
 def test_a_value_that_is_not_an_int_is_a_type_error_in_the_raw_env_and_changes_nothing(bad: Any) -> None:
     raw = BoardGameAEC("toy_tictactoe")
     raw.reset(seed=0)
-    before = books(raw)
+    before = aec_books(raw)
     with pytest.raises(TypeError, match="^action must be an int, got"):
         raw.step(bad)
-    assert books(raw) == before
+    assert aec_books(raw) == before
     raw.step(4)  # still playing
     assert raw.game_state.board[4] == 0
 
@@ -386,10 +373,10 @@ def test_a_value_that_is_not_an_int_is_a_type_error_in_the_raw_env_and_changes_n
 def test_a_value_that_is_not_an_int_is_a_type_error_in_the_wrapped_env_not_a_penalty(bad: Any) -> None:
     wrapped = env("toy_tictactoe")
     wrapped.reset(seed=0)
-    before = books(wrapped.unwrapped)
+    before = aec_books(wrapped)
     with pytest.raises(TypeError, match="^action must be an int, got"):
         wrapped.step(bad)
-    assert books(wrapped.unwrapped) == before and not any(wrapped.terminations.values())
+    assert aec_books(wrapped) == before and not any(wrapped.terminations.values())
     wrapped.step(4)
     assert wrapped.unwrapped.game_state.board[4] == 0
 

@@ -34,6 +34,7 @@ from boardenvs.aec import BoardGameAEC, env
 from boardenvs.parallel import BoardGameParallel
 from boardenvs.registry import game_entry, list_games, list_presets, make_game
 from boardenvs.single_agent import SingleAgentEnv
+from tests.env_cases import aec_books
 
 FUZZ_SECONDS = float(os.environ.get("BOARDENVS_FUZZ_SECONDS", "0.4"))
 FUZZ_CALLS = int(os.environ.get("BOARDENVS_FUZZ_CALLS", "2000"))
@@ -150,19 +151,6 @@ def seat_of(agent: str) -> int:
 
 
 # -- raw and wrapped AEC ------------------------------------------------------------------------------------
-def aec_books(aec: Any) -> tuple[Any, ...]:
-    raw = aec.unwrapped
-    return (
-        raw.game_state.key(),
-        raw.agent_selection,
-        list(raw.agents),
-        dict(raw.rewards),
-        dict(raw._cumulative_rewards),
-        dict(raw.terminations),
-        dict(raw.truncations),
-    )
-
-
 class AECFuzz:
     """One seeded stream of calls to a raw (``wrapped=False``) or wrapped AEC env."""
 
