@@ -30,6 +30,7 @@ imported when first asked for."""
 TRAINED: dict[str, str] = {
     "alphazero": "baselines.learners.alphazero.agent:AlphaZeroAgent",
     "tabular_q": "baselines.learners.tabular_q:TabularQAgent",
+    "qlnn": "baselines.learners.qlnn:QLNNAgent",
 }
 """Agents that play every game from a file they were trained into (``alphazero:checkpoint=<path.pt>``, needs
 torch; ``tabular_q:table=<path.npz>``); imported only when asked for and not listed by :func:`agent_choices`."""
