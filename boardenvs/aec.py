@@ -37,9 +37,9 @@ from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from boardenvs.core import Game, GameSpec, as_action, check_choice, check_int, text_to_rgb
+from boardenvs.core import Game, GameSpec, as_action, check_choice, check_int
 from boardenvs.registry import make_game
-from boardenvs.rendering import RENDER_FPS, RENDER_MODES, HumanWindow, check_render_mode, render_state
+from boardenvs.rendering import RENDER_FPS, RENDER_MODES, HumanWindow, check_render_mode, render_view
 
 OBSERVATION_FORMATS: tuple[str, ...] = ("array", "dict")
 """``"array"``: one float32 array; ``"dict"``: a ``spaces.Dict`` of the named fields of ``spec.observation_fields``."""
@@ -201,29 +201,6 @@ def seat_of(render_seat: Any, num_players: int) -> int | None:
     return int(render_seat)
 
 
-def render_view(
-    game: Game, state: Any, render_mode: str | None, window: HumanWindow | None, seat: int | None = None
-) -> str | np.ndarray | None:
-    """Render ``state`` for a spectator (``seat=None``: everything) or as seat ``seat`` may see it.
-
-    For a seat, ``ansi`` is ``game.text_for(state, seat)``; ``rgb_array``/``human`` show the game's own picture
-    only when the game has perfect information (the pictures draw hidden cards), otherwise a plain picture of
-    that seat's text (:func:`boardenvs.core.text_to_rgb`).
-    """
-    if seat is None or (render_mode != "ansi" and game.spec.perfect_information):
-        return render_state(game, state, render_mode, window)
-    text = game.text_for(state, seat)
-    if render_mode == "ansi":
-        return text
-    frame = text_to_rgb(text)
-    if render_mode == "rgb_array":
-        return frame
-    if window is None:
-        raise ValueError("human rendering needs a HumanWindow")
-    window.show(frame)
-    return None
-
-
 class LegalMaskCache:
     """The legal-action mask of the latest state asked about, computed once per state object.
 
@@ -253,7 +230,7 @@ class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
         render_mode: ``None``, ``"ansi"`` (text), ``"rgb_array"`` (``uint8[H, W, 3]``) or ``"human"`` (pygame).
         render_seat: ``None`` (the default): ``render()`` is a spectator's view, every hidden card included, as in
             PettingZoo classic. A seat (``0..n-1`` or ``"player_<i>"``): ``render()`` shows only what that seat may
-            see (see :func:`render_view`), for showing a game to the human or the agent in that seat.
+            see (see :func:`boardenvs.rendering.render_view`), to show a game to the human or agent in that seat.
         observation_format: ``"array"`` or ``"dict"`` (named fields, see ``GameSpec.observation_fields``).
         observation_layout: ``"channels_first"`` (``(C, H, W)``) or ``"channels_last"`` (``(H, W, C)``, PettingZoo
             classic's layout; board games only) for the observation and :meth:`state`.
@@ -492,7 +469,7 @@ class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
         """``ansi``: the game's text; ``rgb_array``: ``uint8[H, W, 3]``; ``human``: draws a window, returns None.
 
         A spectator's view, every hidden card shown (``Game.to_text``/``Game.render_rgb``), unless the env was
-        made with ``render_seat``: then only what that seat may see (:func:`render_view`).
+        made with ``render_seat``: then only what that seat may see (:func:`boardenvs.rendering.render_view`).
         """
         if self.render_mode is None:
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")

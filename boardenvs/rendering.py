@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from boardenvs.core import Game
+from boardenvs.core import Game, text_to_rgb
 
 RENDER_MODES: tuple[str, ...] = ("ansi", "rgb_array", "human")
 """The render modes every adapter supports."""
@@ -103,4 +103,27 @@ def render_state(
         if window is None:
             raise ValueError("human rendering needs a HumanWindow")
         window.show(rgb_frame(game, state))
+    return None
+
+
+def render_view(
+    game: Game, state: Any, render_mode: str | None, window: HumanWindow | None, seat: int | None = None
+) -> str | np.ndarray | None:
+    """Render ``state`` for a spectator (``seat=None``: everything) or as seat ``seat`` may see it.
+
+    For a seat, ``ansi`` is ``game.text_for(state, seat)``; ``rgb_array``/``human`` show the game's own picture
+    only when the game has perfect information (the pictures draw hidden cards), otherwise a plain picture of
+    that seat's text (:func:`boardenvs.core.text_to_rgb`).
+    """
+    if seat is None or (render_mode != "ansi" and game.spec.perfect_information):
+        return render_state(game, state, render_mode, window)
+    text = game.text_for(state, seat)
+    if render_mode == "ansi":
+        return text
+    frame = text_to_rgb(text)
+    if render_mode == "rgb_array":
+        return frame
+    if window is None:
+        raise ValueError("human rendering needs a HumanWindow")
+    window.show(frame)
     return None

@@ -47,11 +47,10 @@ from boardenvs.aec import (
     check_reset_options,
     encode_observation,
     masked_observation_space,
-    render_view,
 )
 from boardenvs.core import as_action, check_finite, check_int
 from boardenvs.registry import make_game, make_opponent_agent
-from boardenvs.rendering import RENDER_FPS, RENDER_MODES, HumanWindow, check_render_mode
+from boardenvs.rendering import RENDER_FPS, RENDER_MODES, HumanWindow, check_render_mode, render_view
 
 MAX_NEW_GAMES: int = 100
 """How many new games ``reset`` starts at most when a game ends before the learner's first move."""
@@ -332,7 +331,7 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
 
         ``ansi``: ``game.text_for(state, learner_seat)``; ``rgb_array``: ``uint8[H, W, 3]``, the game's picture if
         it has perfect information, else a plain picture of that text (the games' pictures draw hidden cards);
-        ``human``: that picture in a window, returns None. See :func:`boardenvs.aec.render_view`.
+        ``human``: that picture in a window, returns None. See :func:`boardenvs.rendering.render_view`.
         """
         if self.render_mode is None:
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")

@@ -35,6 +35,7 @@ from baselines.agent import Agent, BaseAgent, SeedLike
 from baselines.learners.tabular_q import _opponent_seats, game_identity, greedy_action, seat_outcome
 from baselines.params import choice_param, float_param, int_param
 from baselines.progress import progress_bar
+from baselines.runs import atomic_write
 from boardenvs.core import Game, check_int
 
 FORMAT = "qlnn"
@@ -172,7 +173,7 @@ class QNetwork:
         settings["hidden"] = list(settings["hidden"])
         payload = {"format": FORMAT, "format_version": FORMAT_VERSION, "game": self.game, "settings": settings,
                    "training": self.training, "state_dict": self.module.state_dict()}  # fmt: skip
-        _torch().save(payload, path)
+        atomic_write(path, lambda temporary: _torch().save(payload, temporary))
         return path
 
     @classmethod
