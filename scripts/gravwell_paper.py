@@ -3,11 +3,13 @@
     python -m scripts.gravwell_paper --q-table runs/gravwell_q/q144 --out runs/gravwell_paper
 
 (a) Q-learning vs three random agents (paper: 818/2,000 = 40.9%), (b) the decision tree vs three random
-agents (paper: more than 50% of 10,000), (c) the four-way final: tree, Q-learning, random, random-no-ES (paper
-order: tree > Q-learning > neuro-evolution > random; neuro-evolution is not reimplemented, random-no-ES
-takes its seat). Seats rotate cyclically. Each runs with the correct tractors and with ``inert_tractors``
-(the paper engine's preset). Without ``--q-table`` a Q-learning agent is trained first (``--train-games``);
-``--q-table shipped`` uses the package's trained tables (``make_agent("qlearning", "gravwell")``).
+agents (paper: more than 50% of 10,000), (c) the four-way final of the paper's Fig. 15: tree, Q-learning,
+neuro-evolution and random-no-ES (paper order: tree > Q-learning > neuro-evolution > random), (d) neuro-evolution
+vs three random-no-ES agents (the paper's Fig. 14, 1,000 games: a little below them). Seats rotate cyclically.
+Each runs with the correct tractors and with ``inert_tractors`` (the paper engine's preset). Without
+``--q-table`` a Q-learning agent is trained first (``--train-games``); ``--q-table shipped`` uses the package's
+trained tables (``make_agent("qlearning", "gravwell")``). The neuro-evolution agent plays the package's evolved
+networks (``--neuro-network shipped``) or a file of ``scripts/evolve_gravwell.py``.
 Writes ``<out>/gravwell_paper.csv`` and ``<out>/gravwell_paper.png``.
 
 ``--ablations`` runs the Q-learning ablations of the paper's §4.1 instead: each variant of ``ABLATIONS`` is
@@ -29,7 +31,7 @@ from typing import Any
 from baselines.agent import BaseAgent
 from baselines.arena import game_seeds, play_game
 from baselines.arena.ratings import wilson_interval
-from baselines.games.gravwell import DecisionTreeAgent, RandomAgent, RandomNoStopAgent
+from baselines.games.gravwell import DecisionTreeAgent, NeuroevolutionAgent, RandomAgent, RandomNoStopAgent
 from baselines.games.gravwell.qlearning import PretrainedQAgent, QLearningAgent, QSettings, learn
 from boardenvs.games.gravwell import Gravwell
 from scripts._args import parse_args
@@ -58,6 +60,10 @@ class Args:
     """Games of (b) the decision tree vs three random agents."""
     final_games: int = 10_000
     """Games of (c) the four-way final."""
+    neuro_games: int = 1_000
+    """Games of (d) neuro-evolution vs three random-no-ES agents."""
+    neuro_network: str = "shipped"
+    """The neuro-evolution network: "shipped" (the package's, per preset) or a network.json of evolve_gravwell."""
     q_table: str = ""
     """Trained tables (path of train_gravwell_q's --out; "shipped": the package tables); empty: train first."""
     train_games: int = 5_000
@@ -93,7 +99,7 @@ class Row:
 
 
 def _check(args: Args) -> None:
-    for name in ("q_games", "tree_games", "final_games", "train_games", "ablation_games"):
+    for name in ("q_games", "tree_games", "final_games", "neuro_games", "train_games", "ablation_games"):
         if getattr(args, name) < 1:
             raise ValueError(f"{name} must be >= 1, got {getattr(args, name)}")
     _presets(args)
@@ -148,23 +154,24 @@ def q_agent_for(args: Args, game: Gravwell) -> QLearningAgent:
 
 
 def run_preset(args: Args, preset: str, inert: bool) -> list[Row]:
-    """Experiments (a), (b), (c) on one engine preset."""
+    """Experiments (a), (b), (c), (d) on one engine preset."""
     game = Gravwell(num_players=4, inert_tractors=inert)
     q_agent = q_agent_for(args, game)
+    neuro = NeuroevolutionAgent(args.seed, args.neuro_network, name="neuroevolution")
     randoms = {f"random_{i}": RandomAgent(i) for i in range(1, 4)}
+    no_stop = {f"random_no_es_{i}": RandomNoStopAgent(i) for i in range(1, 4)}
+    experiments = (
+        ("a", {"qlearning": q_agent, **randoms}, args.q_games),
+        ("b", {"tree": DecisionTreeAgent(0), **randoms}, args.tree_games),
+        ("c", {"tree": DecisionTreeAgent(0), "qlearning": q_agent, "neuroevolution": neuro,
+               "random_no_es": RandomNoStopAgent(6)}, args.final_games),
+        ("d", {"neuroevolution": neuro, **no_stop}, args.neuro_games),
+    )  # fmt: skip
     rows = []
-    for experiment, hero, games in (("a", q_agent, args.q_games), ("b", DecisionTreeAgent(0), args.tree_games)):
-        name = "qlearning" if experiment == "a" else "tree"
-        wins = play_rotated(game, {name: hero, **randoms}, games, args.seed, f"({experiment}) {preset}", args.progress)
+    for experiment, agents, games in experiments:
+        wins = play_rotated(game, agents, games, args.seed, f"({experiment}) {preset}", args.progress)
         rows += [Row(experiment, preset, agent, games, count) for agent, count in wins.items()]
-    final = {
-        "tree": DecisionTreeAgent(0),
-        "qlearning": q_agent,
-        "random": RandomAgent(5),
-        "random_no_es": RandomNoStopAgent(6),
-    }
-    wins = play_rotated(game, final, args.final_games, args.seed, f"(c) {preset}", args.progress)
-    return rows + [Row("c", preset, agent, args.final_games, count) for agent, count in wins.items()]
+    return rows
 
 
 def run_ablations(args: Args, preset: str, inert: bool) -> list[Row]:

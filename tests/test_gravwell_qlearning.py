@@ -140,16 +140,24 @@ def test_train_script_writes_table_and_curve(tmp_path: Path) -> None:
 def test_paper_script_end_to_end(tmp_path: Path) -> None:
     train_gravwell_q.main(train_gravwell_q.Args(games=10, out=str(tmp_path / "q"), progress=False))
     args = gravwell_paper.Args(
-        q_games=4, tree_games=4, final_games=4, q_table=str(tmp_path / "q"), out=str(tmp_path / "p"), progress=False
+        q_games=4,
+        tree_games=4,
+        final_games=4,
+        neuro_games=4,
+        q_table=str(tmp_path / "q"),
+        out=str(tmp_path / "p"),
+        progress=False,
     )
     rows = gravwell_paper.main(args)
-    assert len(rows) == 2 * (4 + 4 + 4)
-    for experiment in "abc":
+    assert len(rows) == 2 * (4 + 4 + 4 + 4)
+    final = {row.agent for row in rows if row.experiment == "c"}
+    assert final == {"tree", "qlearning", "neuroevolution", "random_no_es"}
+    for experiment in "abcd":
         for preset, _ in gravwell_paper.PRESETS:
             part = [row for row in rows if row.experiment == experiment and row.preset == preset]
             assert sum(row.wins for row in part) == pytest.approx(4)
     lines = (tmp_path / "p" / "gravwell_paper.csv").read_text().splitlines()
-    assert lines[0].split(",") == list(gravwell_paper.FIELDS) and len(lines) == 25
+    assert lines[0].split(",") == list(gravwell_paper.FIELDS) and len(lines) == 33
     assert (tmp_path / "p" / "gravwell_paper.png").exists()
     assert "qlearning" in gravwell_paper.table(rows)
 

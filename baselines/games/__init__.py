@@ -10,7 +10,8 @@ search agents and, where it has them, move priors and a fast random playout:
 * :mod:`.splendor` (seed 002): ``osla``, ``buyer``, ``srh`` (Seeding RHEA), ``rmcts`` (Rinascimento's MCTS);
   value; the event-value functions of RHEA.
 * :mod:`.gravwell` (seed 000): ``random_es``, ``random_no_es``, ``tree``, ``qlearning`` (the paper's tabular
-  Q-learning with the shipped tables); value.
+  Q-learning with the shipped tables), ``neuroevolution`` (the paper's evolved card-preference network, shipped);
+  value.
 
 :data:`GAMES` maps a game name to its :class:`GameBaselines`; :func:`scripted_agents`, :func:`value_function`,
 :func:`move_priors` and :func:`fast_playout` look one part up (``baselines.factory`` and
@@ -33,6 +34,7 @@ from baselines.agent import BaseAgent
 from baselines.games.battle_sheep import EvaluationAgent, MinimaxAgent, QLearningAgent, battle_sheep_value
 from baselines.games.gravwell import (
     DecisionTreeAgent,
+    NeuroevolutionAgent,
     PretrainedQAgent,
     RandomAgent,
     RandomNoStopAgent,
@@ -82,7 +84,7 @@ GAMES: dict[str, GameBaselines] = {
     ),
     "gravwell": GameBaselines(
         {"random_es": RandomAgent, "random_no_es": RandomNoStopAgent, "tree": DecisionTreeAgent,
-         "qlearning": PretrainedQAgent},
+         "qlearning": PretrainedQAgent, "neuroevolution": NeuroevolutionAgent},
         "tree",
         gravwell_value,
     ),  # fmt: skip
@@ -140,6 +142,7 @@ __all__ = [
     "HeuristicAgent",
     "OSLAAgent",
     "PathAgent",
+    "NeuroevolutionAgent",
     "PretrainedQAgent",
     "RandomAgent",
     "RandomNoStopAgent",

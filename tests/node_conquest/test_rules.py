@@ -18,10 +18,18 @@ def play(game: NodeConquest, cells: str, move: str, to_move: int = 0, ply: int =
 SMALL = NodeConquest(rows=3, cols=3)
 
 
-def test_start_is_15_units_in_opposite_corners() -> None:
+def test_start_is_16_units_in_opposite_corners() -> None:
     state = NodeConquest().initial_state()
-    assert state.owner[0] == 0 and state.owner[24] == 1 and state.units[0] == state.units[24] == 15
+    assert state.owner[0] == 0 and state.owner[24] == 1 and state.units[0] == state.units[24] == 16
     assert (state.owner[1:24] == NEUTRAL).all() and not state.units[1:24].any()
+
+
+def test_opening_move_sends_15_units_from_the_corner_as_in_the_papers_figure_2() -> None:
+    game = NodeConquest()
+    state = game.initial_state()
+    after = game.apply(state, game.parse_action(state, "a1>R"))
+    assert after.units[1] - 1 == 15  # 15 arrive, then every owned node grows by 1
+    assert after.owner[0] == 0 and after.units[0] == 1 + 1
 
 
 def test_combat_attacker_with_more_units_captures_with_the_difference() -> None:
@@ -53,8 +61,8 @@ def test_neutral_garrison_defends_neutral_nodes() -> None:
     game = NodeConquest(rows=3, cols=3, neutral_garrison=3)
     state = game.initial_state()
     assert state.units[1] == 3 and state.owner[1] == NEUTRAL
-    after = game.apply(state, game.parse_action(state, "a1>R"))  # 14 against 3
-    assert after.owner[1] == 0 and after.units[1] == 11 + 1
+    after = game.apply(state, game.parse_action(state, "a1>R"))  # 15 against 3
+    assert after.owner[1] == 0 and after.units[1] == 12 + 1
 
 
 def test_growth_every_ply_grows_every_owned_node_of_every_player() -> None:

@@ -44,7 +44,7 @@ def test_the_modules_import_from_the_package() -> None:
     from boardenvs import battle_sheep_v0, gravwell_v0, node_conquest_v0, quoridor_v0, splendor_v0
 
     names = [m.raw_env().metadata["name"] for m in (battle_sheep_v0, gravwell_v0, node_conquest_v0, quoridor_v0)]
-    assert names == ["battle_sheep_v1", "gravwell_v1", "node_conquest_v1", "quoridor_v0"]
+    assert names == ["battle_sheep_v1", "gravwell_v1", "node_conquest_v2", "quoridor_v0"]
     assert splendor_v0.parallel_env().metadata["name"] == "splendor_v3"
 
 

@@ -35,7 +35,8 @@ class NodeConquestConfig:
         growth: units each owned node gains per growth step, one int >= 0 per node; ``None`` = 1 everywhere.
         starts: one start node per player; ``None`` = the corners (top-left, bottom-right, top-right,
             bottom-left) on grids and hexes, nodes ``i * nodes // num_players`` on graphs.
-        start_units: units on each start node (N1: 15), 1..10**9.
+        start_units: units on each start node, 1..10**9; 16 by default, so that the first move sends the 15
+            units of seed 001's Fig. 2 and leaves one behind (N1, N3).
         move_all_units: a move sends every unit (the origin keeps 0); default sends all but one (N3).
         growth_timing: ``"every_ply"`` (N5: every owned node of every player after each ply) or
             ``"mover_only"`` (only the nodes of the player who just moved).
@@ -53,7 +54,7 @@ class NodeConquestConfig:
     edges: tuple[tuple[int, int], ...] | None = None
     growth: tuple[int, ...] | None = None
     starts: tuple[int, ...] | None = None
-    start_units: int = 15
+    start_units: int = 16
     move_all_units: bool = False
     growth_timing: str = "every_ply"
     neutral_garrison: int = 0

@@ -38,8 +38,9 @@ class NodeConquest(Game[NodeConquestState, Move]):
 
     **Players.** 2..4, moving in turn order 0, 1, ... and skipping eliminated players. Default starts:
     the corners, player 0 top-left, 1 bottom-right, 2 top-right, 3 bottom-left (graphs: node
-    ``i * nodes // num_players``), each with ``start_units`` (15) units; every other node is neutral with
-    ``neutral_garrison`` (0) units.
+    ``i * nodes // num_players``), each with ``start_units`` (16) units, so that the opening move sends the
+    15 units of the paper's Fig. 2 and keeps one (N1); every other node is neutral with ``neutral_garrison``
+    (0) units.
 
     **Rules** (docs/rules/rules.md §2, resolutions N1-N9). A move sends units from an owned node to a neighbour:
     all but one (N3; with ``move_all_units`` all of them, the origin stays owned with 0). A node needs 2
@@ -95,11 +96,11 @@ class NodeConquest(Game[NodeConquestState, Move]):
         ('rotate_180_swap_players', 'e5>L', (1, 0))
         >>> state = game.apply(state, game.parse_action(state, "a1>R"))
         >>> print(game.to_text(state).splitlines()[1:3])
-        ['      a   b   c   d   e', '  1  A2 A15  .0  .0  .0']
+        ['      a   b   c   d   e', '  1  A2 A16  .0  .0  .0']
     """
 
     name = "node_conquest"
-    version = 1
+    version = 2
     config_class = NodeConquestConfig
 
     # -- construction ------------------------------------------------------------------------------

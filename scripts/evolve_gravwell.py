@@ -1,0 +1,150 @@
+"""Evolve the neuro-evolution Gravwell agent (seed 000 §3.3) against pre-seeded random no-ES agents.
+
+    python -m scripts.evolve_gravwell --generations 300 --out runs/gravwell_neuro/correct
+    python -m scripts.evolve_gravwell --generations 300 --inert-tractors --out runs/gravwell_neuro/inert
+
+Writes, after every generation, ``<out>/network.json`` (the current parent; a file
+``make_agent("neuroevolution:network=<out>/network.json", "gravwell")`` plays) and ``<out>/history.csv``; at
+the end ``<out>/evolution.png`` (the chosen candidate's win rate, mean final tile and size per generation).
+A killed run continues with ``--resume`` exactly where it stopped (every generation's randomness comes from
+``(seed, generation)``); ``--force`` replaces a finished one. ``--export-json PATH`` also copies the final
+network to ``PATH`` (the package ships ``baselines/data/gravwell_neuro_correct.json`` and ``..._inert.json``).
+"""
+
+from __future__ import annotations
+
+import csv
+import sys
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from baselines.games.gravwell.neuroevolution import (
+    EvolutionSettings,
+    Generation,
+    Network,
+    evolve,
+    load_network,
+    save_network,
+    training_record,
+)
+from baselines.runs import RunDirectory, atomic_write_text
+from baselines.settings import settings_from
+from scripts._args import parse_args
+
+NETWORK, HISTORY, PLOT = "network.json", "history.csv", "evolution.png"
+COLUMNS = [field.name for field in fields(Generation)]
+
+
+@dataclass(frozen=True)
+class Args(EvolutionSettings):
+    """Evolve a neuro-evolution Gravwell agent (the evolution options are :class:`EvolutionSettings`'s)."""
+
+    out: str = "runs/gravwell_neuro/correct"
+    """Output folder: network.json, history.csv, evolution.png."""
+    resume: bool = False
+    """Continue the run in --out from its last finished generation."""
+    force: bool = False
+    """Replace the run --out holds (its files are deleted)."""
+    export_json: str = ""
+    """Also write the final network to this path (the package's data file)."""
+    progress: bool = True
+    """Show a tqdm progress bar."""
+
+
+def read_history(path: Path) -> list[Generation]:
+    """The generations recorded in ``history.csv`` (empty if there is none)."""
+    if not path.is_file():
+        return []
+    with open(path, newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    kinds = {"generation": int, "runs": int, "nodes": int, "child_won": lambda text: text == "True"}
+    return [Generation(**{key: kinds.get(key, float)(value) for key, value in row.items()}) for row in rows]
+
+
+def write_history(history: list[Generation], path: Path) -> None:
+    lines = [",".join(COLUMNS)] + [",".join(str(value) for value in asdict(row).values()) for row in history]
+    atomic_write_text(path, "\n".join(lines) + "\n")
+
+
+def resume_point(history: list[Generation], settings: EvolutionSettings) -> tuple[int, int | None]:
+    """``(next generation, games per candidate then)`` after the recorded ``history``."""
+    if not history:
+        return 0, None
+    last = history[-1]
+    runs = last.runs + settings.runs_step if last.wins > last.runs / 2 else last.runs
+    return last.generation + 1, min(runs, settings.max_runs)
+
+
+def plot_history(history: list[Generation], path: Path, title: str) -> None:
+    """Win rate and mean final tile / 54 of the chosen candidate, and its node count, per generation."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    generations = [row.generation for row in history]
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 6), sharex=True)
+    top.plot(generations, [row.wins / row.runs for row in history], label="win rate on the generation's games")
+    top.plot(generations, [row.mean_tile / 54 for row in history], label="mean final tile / 54")
+    top.axhline(0.25, color="grey", linestyle="--", label="1/4 (random level, 4 players)")
+    top.set_ylabel("chosen candidate")
+    top.set_title(title)
+    top.legend(fontsize=8)
+    bottom.plot(generations, [row.nodes for row in history], color="tab:green")
+    bottom.set_ylabel("hidden nodes")
+    bottom.set_xlabel("generation")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def main(args: Args) -> tuple[Network, list[Generation]]:
+    """Evolve (or continue) the run in ``args.out``; write its files; return the final network and history."""
+    settings = settings_from(args, EvolutionSettings)
+    out = Path(args.out)
+    with RunDirectory(out, (NETWORK, HISTORY, PLOT), resume=args.resume, force=args.force):
+        history = read_history(out / HISTORY) if args.resume else []
+        parent = load_network(out / NETWORK) if history else None
+        start, runs = resume_point(history, settings)
+        bar = _bar(args, start)
+
+        def save(record: Generation, network: Network) -> None:
+            history.append(record)
+            save_network(network, out / NETWORK, training_record(settings, history))
+            write_history(history, out / HISTORY)
+            if bar is not None:
+                bar.update(1)
+                bar.set_postfix(runs=record.runs, wins=f"{record.wins:.0f}", nodes=record.nodes)
+
+        network, _ = evolve(settings, parent, start, runs, save) if start < settings.generations else (parent, [])
+        if bar is not None:
+            bar.close()
+        if network is None:
+            raise ValueError(f"{str(out)!r} holds no generation to resume from")
+        preset = "inert tractors" if settings.inert_tractors else "correct tractors"
+        plot_history(history, out / PLOT, f"Gravwell neuro-evolution, {settings.num_players} players, {preset}")
+        if args.export_json:
+            save_network(network, args.export_json, training_record(settings, history))
+    return network, history
+
+
+def _bar(args: Args, start: int) -> Any:
+    if not args.progress:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=args.generations, initial=start, desc="generations", unit="gen")
+
+
+def cli(argv: list[str] | None = None) -> None:
+    """Entry point of ``python -m scripts.evolve_gravwell``."""
+    args = parse_args(Args, argv if argv is not None else sys.argv[1:], description=__doc__)
+    network, history = main(args)
+    last = history[-1]
+    print(f"{len(history)} generations; last: {last.wins:.0f}/{last.runs} wins, {network.size()} hidden nodes")
+    print(f"wrote {args.out}/{NETWORK}, {HISTORY}, {PLOT}" + (f" and {args.export_json}" if args.export_json else ""))
+
+
+if __name__ == "__main__":
+    cli()

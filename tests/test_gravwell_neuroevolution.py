@@ -1,0 +1,244 @@
+"""Tests of the neuro-evolution Gravwell agent (seed 000 §3.3), its evolution and its script."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from baselines.arena import play_game
+from baselines.factory import make_agent
+from baselines.games.gravwell import RandomAgent
+from baselines.games.gravwell.neuroevolution import (
+    NUM_INPUTS,
+    NUM_OUTPUTS,
+    EvolutionSettings,
+    Network,
+    NeuroevolutionAgent,
+    evolve,
+    input_names,
+    load_network,
+    mutate,
+    network_inputs,
+    save_network,
+    score_network,
+    shipped_network,
+)
+from boardenvs.games.gravwell import Gravwell
+from boardenvs.games.gravwell.cards import TYPES, VALUES
+from scripts import evolve_gravwell
+
+CONFIGS = [
+    {"num_players": 2},
+    {"num_players": 3, "no_secrets": True},
+    {"num_players": 4, "inert_tractors": True},
+    {"num_players": 4, "hardcore": True},
+]
+
+
+def _slot_network(slot_input: int) -> Network:
+    """Every output reads input ``slot_input`` of its own slot: slot k's preference is its card's part."""
+    return Network((), tuple(3 * slot + slot_input for slot in range(NUM_OUTPUTS)))
+
+
+def test_inputs_are_hand_cards_own_tile_and_relative_tiles() -> None:
+    pos = [10, 14, 3, 20, 36, 26]  # four players, then the two hulks
+    values = network_inputs(pos, [2, 7], player=1, num_players=4)
+    assert len(values) == NUM_INPUTS == len(input_names())
+    assert values[:6] == [3.0, VALUES[2], TYPES[2] + 1.0, 8.0, VALUES[7], TYPES[7] + 1.0]
+    assert values[6:18] == [0.0] * 12  # empty hand slots
+    assert values[18] == 14.0  # own tile
+    assert values[19:22] == [3 - 14, 20 - 14, 10 - 14]  # the others in turn order after player 1
+    assert values[22:24] == [36 - 14, 26 - 14]
+
+
+def test_inputs_of_absent_ships_and_hulks_are_zero() -> None:
+    values = network_inputs([5, 9, 36], [0], player=0, num_players=2)
+    assert values[19:] == [4.0, 0.0, 0.0, 31.0, 0.0]
+
+
+def test_the_card_with_the_highest_preference_is_chosen_among_the_hand() -> None:
+    by_power = _slot_network(1)
+    inputs = network_inputs([0, 0, 36], [0, 3, 5], 0, 2)
+    powers = [VALUES[0], VALUES[3], VALUES[5]]
+    assert by_power.choose(inputs, 3) == int(np.argmax(powers))
+    assert by_power.choose(inputs, 1) == 0  # only the first slot holds a card
+
+
+def test_ties_go_to_the_earlier_card_and_non_numbers_rank_last() -> None:
+    network = Network((("subtract", 0, 0), ("multiply", 24, 18)), (24, 25, 24, 24, 24, 24))
+    assert network.choose([1.0] * NUM_INPUTS, 3) == 0  # all zero: the first card
+    inputs = [1.0] * NUM_INPUTS
+    inputs[18] = float("inf")
+    network = Network((("multiply", 18, 23), ("subtract", 24, 24)), (25, 0, 0, 0, 0, 0))  # inf - inf = NaN
+    assert network.choose(inputs, 2) == 1
+
+
+def test_nodes_add_subtract_and_multiply_earlier_nodes() -> None:
+    network = Network((("add", 0, 1), ("subtract", 24, 2), ("multiply", 25, 3)), (24, 25, 26, 0, 1, 2))
+    inputs = [float(index + 1) for index in range(NUM_INPUTS)]
+    assert network.preferences(inputs) == [3.0, 0.0, 0.0, 1.0, 2.0, 3.0]
+
+
+@pytest.mark.parametrize(
+    ("nodes", "outputs", "match"),
+    [
+        ((("divide", 0, 1),), (0,) * 6, "operation"),
+        ((("add", 0, 24),), (0,) * 6, "ids must be below 24"),
+        ((), (0,) * 5, "outputs must hold 6"),
+        ((), (0, 0, 0, 0, 0, 24), "past the network"),
+    ],
+)
+def test_malformed_networks_are_refused(nodes, outputs, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        Network(nodes, outputs)
+
+
+def test_the_initial_network_wires_every_output_to_an_input() -> None:
+    network = Network.initial(np.random.default_rng(3))
+    assert network.nodes == () and all(0 <= output < NUM_INPUTS for output in network.outputs)
+
+
+def test_mutations_grow_and_shrink_networks_that_stay_feed_forward() -> None:
+    rng = np.random.default_rng(0)
+    network = Network.initial(rng)
+    sizes = []
+    for _ in range(600):
+        network = mutate(network, rng)  # the constructor checks that every node reads earlier ids only
+        sizes.append(network.size())
+        reachable = set()
+        for output in network.outputs:
+            stack = [output]
+            while stack:
+                node = stack.pop()
+                reachable.add(node)
+                if node >= NUM_INPUTS:
+                    stack.extend(network.nodes[node - NUM_INPUTS][1:])
+        assert all(NUM_INPUTS + index in reachable for index in range(network.size()))  # no dead nodes kept
+    assert max(sizes) >= 5 and any(later < earlier for earlier, later in zip(sizes, sizes[1:]))
+
+
+def test_adding_a_node_puts_it_between_the_output_and_its_old_node() -> None:
+    network = Network((), (3, 4, 5, 6, 7, 8))
+    grown = [mutate(network, np.random.default_rng(seed)) for seed in range(40)]
+    added = [child for child in grown if child.size() == 1]
+    assert added
+    for child in added:
+        changed = [index for index in range(NUM_OUTPUTS) if child.outputs[index] != network.outputs[index]]
+        assert len(changed) == 1 and child.outputs[changed[0]] == NUM_INPUTS
+        assert network.outputs[changed[0]] in child.nodes[0][1:]
+
+
+def test_deleting_a_hidden_node_reconnects_its_readers_to_its_arguments() -> None:
+    network = Network((("add", 1, 2), ("multiply", 24, 3)), (25, 0, 0, 0, 0, 0))
+    results = [mutate(network, np.random.default_rng(seed)) for seed in range(200)]
+    single = [child for child in results if child.size() == 1 and child.nodes[0][0] == "multiply"]
+    assert single  # the "add" node was deleted: "multiply" now reads one of its arguments
+    assert all(child.nodes[0][1] in (1, 2) and child.nodes[0][2] == 3 for child in single)
+
+
+def test_evolution_is_reproducible_and_keeps_the_best_candidate() -> None:
+    settings = EvolutionSettings(generations=3, start_runs=6, num_players=2, seed=5)
+    network, history = evolve(settings)
+    again, history_again = evolve(settings)
+    assert network == again and history == history_again
+    assert [row.generation for row in history] == [0, 1, 2] and all(row.runs >= 6 for row in history)
+    game = Gravwell(num_players=2)
+    from baselines.arena import game_seeds
+
+    seeds = game_seeds(123, 8)
+    assert score_network(game, network, seeds) == score_network(game, network, seeds)  # pre-seeded: no noise
+
+
+def test_score_is_wins_plus_mean_final_tile_over_54() -> None:
+    game = Gravwell(num_players=2)
+    score, wins, mean_tile = score_network(game, _slot_network(1), [11, 12, 13, 14])
+    assert 0 <= wins <= 4 and 0 <= mean_tile <= 54
+    assert score == pytest.approx(wins + mean_tile / 54)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"), [("generations", 0), ("children", 0), ("start_runs", 0), ("max_runs", 3), ("num_players", 5)]
+)
+def test_bad_evolution_settings_name_the_field(field: str, value: int) -> None:
+    with pytest.raises(ValueError, match=field):
+        EvolutionSettings(**{field: value})
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda config: "-".join(f"{k}={v}" for k, v in config.items()))
+def test_the_agent_plays_every_config_to_the_end_and_never_uses_the_stop(config: dict) -> None:
+    game = Gravwell(**config)
+    agent = NeuroevolutionAgent(0, _slot_network(0))
+    others = [RandomAgent(seat) for seat in range(1, game.n)]
+    own = []
+    for seed in range(3):
+        record = play_game(game, [agent, *others], seed)
+        assert record.plies > 0 and any(record.returns)
+        own += [action for action, player in zip(record.actions, record.players) if player == 0]
+    assert game.stop_action not in own  # offered stops are all declined (stop_action + 1)
+    assert game.stop_action + 1 in own or config.get("hardcore")
+
+
+def test_the_agent_reads_only_its_hand_and_public_tiles() -> None:
+    game = Gravwell(num_players=3)
+    rng = np.random.default_rng(2)
+    state = game.initial_state(rng)
+    agent = NeuroevolutionAgent(0, Network((("multiply", 0, 19), ("add", 24, 1)), (25, 4, 7, 10, 13, 16)))
+    checked = 0
+    while not game.is_terminal(state) and checked < 40:
+        player = state.current_player
+        if state.phase == 1:  # COMMIT
+            choices = {agent.act(game, game.determinize(state, player, rng), player) for _ in range(4)}
+            assert len(choices) == 1
+            checked += 1
+        legal = game.legal_actions(state)
+        state = game.apply(state, int(legal[rng.integers(len(legal))]))
+    assert checked > 10
+
+
+def test_save_and_load_round_trip_and_errors(tmp_path: Path) -> None:
+    network = Network((("add", 0, 1),), (24, 1, 2, 3, 4, 5))
+    path = save_network(network, tmp_path / "net.json", {"generations": 2})
+    assert load_network(path) == network
+    assert json.loads(path.read_text())["inputs"] == input_names()
+    with pytest.raises(FileNotFoundError, match="network"):
+        load_network(tmp_path / "missing.json")
+    (tmp_path / "bad.json").write_text('{"nodes": []}')
+    with pytest.raises(ValueError, match="not a saved Gravwell network"):
+        load_network(tmp_path / "bad.json")
+    with pytest.raises(ValueError, match="network must be"):
+        NeuroevolutionAgent(0, 42)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("inert", [False, True])
+def test_make_agent_plays_the_shipped_network_of_the_game(inert: bool) -> None:
+    agent = make_agent("neuroevolution", "gravwell", 0)
+    assert isinstance(agent, NeuroevolutionAgent) and agent.network is None
+    game = Gravwell(num_players=4, inert_tractors=inert)
+    record = play_game(game, [agent, RandomAgent(1), RandomAgent(2), RandomAgent(3)], seed=7)
+    assert record.plies > 0 and agent.loaded_for is inert and agent.network == shipped_network(inert)
+    assert agent.network.size() >= 1
+
+
+def test_make_agent_takes_a_network_file(tmp_path: Path) -> None:
+    path = save_network(_slot_network(1), tmp_path / "net.json")
+    agent = make_agent(f"neuroevolution:network={path}", "gravwell", 0)
+    assert agent.network == _slot_network(1)
+
+
+def test_script_writes_its_files_and_a_resumed_run_equals_a_straight_one(tmp_path: Path) -> None:
+    def args(out: Path, generations: int, **changes) -> evolve_gravwell.Args:
+        return evolve_gravwell.Args(
+            generations=generations, start_runs=4, num_players=2, seed=1, out=str(out), progress=False, **changes
+        )
+
+    evolve_gravwell.main(args(tmp_path / "a", 2))
+    network, history = evolve_gravwell.main(args(tmp_path / "a", 4, resume=True))
+    straight, straight_history = evolve_gravwell.main(args(tmp_path / "b", 4, export_json=str(tmp_path / "x.json")))
+    assert network == straight and history == straight_history
+    assert (tmp_path / "a" / "history.csv").read_text() == (tmp_path / "b" / "history.csv").read_text()
+    assert (tmp_path / "b" / "evolution.png").exists() and load_network(tmp_path / "x.json") == straight
+    with pytest.raises(FileExistsError, match="--resume"):
+        evolve_gravwell.main(args(tmp_path / "a", 4))
