@@ -2,11 +2,12 @@
 
 A spec is an agent name, optionally followed by ``:key=value`` settings passed to the agent's constructor:
 ``"mcts:simulations=400:evaluator=heuristic"``, ``"rhea:sequence_length=5"``. Values are read as ``true``/
-``false``, ``none``, integers, floats, or else text. ``"sb3:<path/to/model.zip>"`` names a trained model.
+``false``, ``none``, integers, floats, or else text. ``"sb3:<path/to/model.zip>"`` names a trained model,
+``"rllib:<checkpoint or run folder>"`` a module trained by ``scripts/train_rllib.py``.
 
 The names: ``random`` (:mod:`baselines.agent`), the search agents ``mcts``, ``rhea`` and ``alphabeta`` (two-player
 games only) (:mod:`baselines.search`), each game's scripted agents (:mod:`baselines.games`), and the trained agents
-``alphazero``, ``tabular_q`` and ``sb3:`` (:mod:`baselines.learners`).
+``alphazero``, ``tabular_q``, ``sb3:`` and ``rllib:`` (:mod:`baselines.learners`).
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ TRAINED: dict[str, str] = {
 torch; ``tabular_q:table=<path.npz>``); imported only when asked for and not listed by :func:`agent_choices`."""
 SB3_PREFIX = "sb3:"
 """``"sb3:<path/to/model.zip>"`` names a trained SB3 model (``baselines.learners.sb3.SB3Agent``; needs torch, SB3)."""
+RLLIB_PREFIX = "rllib:"
+"""``"rllib:<checkpoint or run folder>"`` names a module trained by ``scripts/train_rllib.py``
+(``baselines.learners.rllib.agent.RLlibAgent``; needs ray[rllib])."""
 
 
 def agent_choices(game_name: str) -> dict[str, type[BaseAgent]]:
@@ -100,8 +104,9 @@ def make_agent(spec: str, game_name: str, seed: SeedLike = None, settings: Mappi
         spec: an agent name: ``"random"``, ``"mcts"`` and ``"rhea"`` for every game, plus the game's scripted
             agents (``"path"`` and ``"heuristic"`` for Quoridor), optionally with ``:key=value`` settings;
             ``"alphazero:checkpoint=<path.pt>"`` for an AlphaZero checkpoint, ``"alphazero:pretrained"`` for the
-            network shipped for the game's config; or ``"sb3:<path/to/model.zip>"``
-            for a trained SB3 model. The agent's name is the whole spec.
+            network shipped for the game's config; ``"sb3:<path/to/model.zip>"`` for a trained SB3 model; or
+            ``"rllib:<checkpoint or run folder>"`` for an RLlib module of ``scripts/train_rllib.py``. The agent's
+            name is the whole spec.
         game_name: the registered name of the game.
         seed: the agent's seed (int, generator or ``None``).
         settings: more settings, overriding those written in ``spec`` (the agent's name then lists them all).
@@ -109,13 +114,17 @@ def make_agent(spec: str, game_name: str, seed: SeedLike = None, settings: Mappi
     Raises:
         ValueError: ``spec`` is not an agent for this game (the message lists the choices), a setting the agent
             does not take or does not allow, or a model trained for another game.
-        FileNotFoundError: an ``sb3:`` model or an AlphaZero checkpoint does not exist.
+        FileNotFoundError: an ``sb3:`` model, an ``rllib:`` checkpoint or an AlphaZero checkpoint does not exist.
     """
     text = spec.strip()
     if text.startswith(SB3_PREFIX):
         from baselines.learners.sb3.agent import SB3Agent
 
         return SB3Agent.load(text[len(SB3_PREFIX) :], seed=seed, name=text, game_name=game_name)
+    if text.startswith(RLLIB_PREFIX):
+        from baselines.learners.rllib.agent import RLlibAgent
+
+        return RLlibAgent.load(text[len(RLLIB_PREFIX) :], seed=seed, name=text, game_name=game_name)
     name, written = parse_spec(_expand_pretrained(text))
     merged = {**written, **(settings or {})}
     choices = {name: _import_class(TRAINED[name])} if name in TRAINED else agent_choices(game_name)

@@ -32,7 +32,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import BaseWrapper
 
-from boardenvs.aec import BoardGameAEC, wrap_env
+from boardenvs.aec import BoardGameAEC, encode_observation, wrap_env
+from boardenvs.core import Game
 from boardenvs.registry import list_games, make_game
 
 EXTRA = "pipelines"
@@ -60,8 +61,12 @@ def require_ray() -> None:
 def rllib_layout(game_name: str, preset: str | None = None, **config: Any) -> str:
     """The observation layout RLlib gets for a game: ``"channels_last"`` for board planes, else ``"channels_first"``
     (a vector has no channel axis to move)."""
-    shape = make_game(game_name, preset=preset, **config).spec.observation_shape
-    return "channels_last" if len(shape) == 3 else "channels_first"
+    return layout_for(make_game(game_name, preset=preset, **config))
+
+
+def layout_for(game: Game) -> str:
+    """:func:`rllib_layout` of a game object."""
+    return "channels_last" if len(game.spec.observation_shape) == 3 else "channels_first"
 
 
 def check_rllib_options(game_name: str, observation_format: str, observation_layout: str, layout: str) -> None:
@@ -117,11 +122,21 @@ class RLlibObservations(BaseWrapper):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The wrapped env's observation of ``agent`` with RLlib's keys and a float32 mask."""
-        observation = self.env.observe(agent)
-        return {
-            OBSERVATIONS_KEY: observation["observation"],
-            "action_mask": observation["action_mask"].astype(np.float32),
-        }
+        return with_rllib_keys(self.env.observe(agent))
+
+
+def with_rllib_keys(observation: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """A PettingZoo observation ``{"observation", "action_mask"}`` with RLlib's keys and a float32 mask."""
+    return {
+        OBSERVATIONS_KEY: observation["observation"],
+        "action_mask": observation["action_mask"].astype(np.float32),
+    }
+
+
+def encode_rllib_observation(game: Game, state: Any, player: int, mask: np.ndarray | None) -> dict[str, np.ndarray]:
+    """What the RLlib env shows ``player`` in ``state`` (``mask``: the legal actions, ``None``: all zeros), for
+    playing a trained RLlib module outside the env, e.g. in the arena."""
+    return with_rllib_keys(encode_observation(game, state, player, "array", mask, layout_for(game)))
 
 
 def make_aec_for_rllib(game_name: str, *, raw: bool = False, **kwargs: Any) -> RLlibObservations:

@@ -29,6 +29,7 @@ from typing import Any
 
 from baselines.arena import TournamentResult
 from baselines.arena.ratings import wilson_interval
+from baselines.distributed import require_backend
 from baselines.search.ntbea import GameFitness, head_to_head
 from baselines.search.tuning import TuneOutcome
 from scripts import tournament as tournament_script
@@ -73,7 +74,11 @@ class Args:
     round_robin_agents: list[str] = field(default_factory=lambda: list(ROUND_ROBIN))
     """The agents of the round robin (d), as make_agent specs."""
     workers: int = 1
-    """Processes playing games in parallel."""
+    """Processes (or Ray actors with --backend ray) playing games in parallel."""
+    backend: str = "local"
+    """Where the games run: local (processes of this machine) or ray (Ray actors); the results are the same."""
+    ray_address: str = ""
+    """Ray cluster to join with --backend ray (host:port); empty: start a local Ray."""
     seed: int = 2019
     """Seed of every experiment."""
     out: str = "runs/splendor_paper"
@@ -100,7 +105,9 @@ class Row:
 
 
 def check_args(args: Args) -> None:
-    """``ValueError`` for negative game counts or a budget below 1."""
+    """``ValueError`` for negative game counts, a budget below 1 or an unknown backend; ``ImportError`` for
+    ``--backend ray`` without Ray."""
+    require_backend(args.backend, args.ray_address or None)
     for name in ("osla_games", "validate_games", "reference_games", "round_robin_games"):
         if getattr(args, name) < 0:
             raise ValueError(f"{name} must be >= 0, got {getattr(args, name)}")
@@ -112,7 +119,8 @@ def check_args(args: Args) -> None:
 def match(args: Args, experiment: str, preset: str, agent: str, opponent: str, games: int) -> Row:
     """``games`` seat-rotated games of ``agent`` against ``opponent`` on a Splendor preset."""
     fitness = GameFitness("splendor", agent, opponent, (("preset", preset),))
-    outcomes = head_to_head(fitness, games, args.seed, args.workers, args.progress, f"{experiment} {preset}")
+    outcomes = head_to_head(fitness, games, args.seed, args.workers, args.progress, f"{experiment} {preset}",
+                            args.backend, args.ray_address or None)  # fmt: skip
     return Row(experiment, preset, agent, opponent, tuple(outcomes))
 
 
@@ -127,6 +135,8 @@ def tune(args: Args) -> tuple[Row, TuneOutcome]:
         evaluations=args.tune_evaluations,
         batch_size=args.batch_size,
         workers=args.workers,
+        backend=args.backend,
+        ray_address=args.ray_address,
         validate_games=args.validate_games,
         seed=args.seed,
         out=str(Path(args.out) / "ntbea"),
@@ -149,6 +159,8 @@ def round_robin(args: Args) -> TournamentResult:
         csv=str(out / "round_robin.csv"),
         png=str(out / "round_robin.png"),
         workers=args.workers,
+        backend=args.backend,
+        ray_address=args.ray_address,
         log=str(out / "round_robin.jsonl"),
         progress=args.progress,
     )

@@ -5,10 +5,13 @@
     python -m scripts.tournament --csv results.csv --png results.png
     python -m scripts.tournament --game battle_sheep --agents mcts:seconds=1:evaluator=heuristic,evaluation \
         --field random --games-per-pairing 100 --workers 2 --log runs/sheep.jsonl   # each agent vs 3 random
+    python -m scripts.tournament --backend ray --ray-address 10.0.0.1:6379 --workers 64   # on a Ray cluster
 
 Agents are named as in ``baselines.factory``: ``random``, ``mcts``, ``rhea``, the game's scripted agents, any of them
 with ``:key=value`` settings, or ``sb3:<model.zip>``. With ``--log`` every game is written as it finishes and an
-interrupted run continues where it stopped when started again with the same arguments.
+interrupted run continues where it stopped when started again with the same arguments. ``--backend ray`` plays the
+games in Ray actors (a local Ray, or the cluster at ``--ray-address``) with the same records as the local processes;
+this process alone writes the log.
 
 Every lineup of agents plays ``games_per_pairing`` games on the same game seeds, rotating the seats so every
 agent plays every seat equally often (the schedule is described in ``baselines.arena``).
@@ -51,7 +54,11 @@ class Args:
     png: str = "runs/tournament.png"
     """Save the win-rate and pairwise plot as PNG to this path ("" to skip)."""
     workers: int = 1
-    """Processes playing games in parallel."""
+    """Processes (or Ray actors with --backend ray) playing games in parallel."""
+    backend: str = "local"
+    """Where the games run: local (processes of this machine) or ray (Ray actors); the records are the same."""
+    ray_address: str = ""
+    """Ray cluster to join with --backend ray (host:port); empty: start a local Ray with --workers CPUs."""
     log: str = ""
     """JSON-lines log of every game; rerunning with the same log resumes an interrupted tournament."""
     progress: bool = True
@@ -87,6 +94,8 @@ def main(args: Args) -> TournamentResult:
         field=field,
         workers=args.workers,
         log_path=args.log or None,
+        backend=args.backend,
+        ray_address=args.ray_address or None,
     )
     if args.csv:
         result.to_csv(args.csv)

@@ -2,6 +2,8 @@
 
     python -m scripts.train_alphazero --game node_conquest --iterations 12 --games 60 --simulations 32 \
         --workers 2 --out runs/alphazero/nc5
+    python -m scripts.train_alphazero --game node_conquest --backend ray --ray-address 10.0.0.1:6379 --workers 64 \
+        --out runs/alphazero/nc5_ray                                     # self-play in 64 actors of a Ray cluster
 
 Each iteration plays ``--games`` self-play games with the best network (``--search gumbel``, the default:
 Gumbel-top-k root actions, sequential halving and the improved-policy target; or ``--search puct``), trains the
@@ -102,7 +104,12 @@ class Args:
     threads: int = 1
     """torch threads of the main process (small networks run fastest on one)."""
     workers: int = 1
-    """Processes playing the self-play games (one torch thread each)."""
+    """Processes (or Ray actors with --backend ray) playing the self-play games (one torch thread each)."""
+    backend: str = "local"
+    """Where the self-play games run: local (processes of this machine) or ray (Ray actors, the network sent once
+    per iteration; they value leaves on their CPU); the examples are the same."""
+    ray_address: str = ""
+    """Ray cluster to join with --backend ray (host:port); empty: start a local Ray with --workers CPUs."""
     seed: int = 0
     """Seed of everything."""
     out: str = "runs/alphazero/run"

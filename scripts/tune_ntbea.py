@@ -3,9 +3,11 @@
     python -m scripts.tune_ntbea                                         # BMRH on Splendor vs BMRH*
     python -m scripts.tune_ntbea --agent "rhea:value=ef" --space rhea+ef --evaluations 500 --workers 2
     python -m scripts.tune_ntbea --game quoridor --config preset=small --opponent heuristic --space rhea
+    python -m scripts.tune_ntbea --backend ray --ray-address 10.0.0.1:6379 --workers 64 --batch-size 64
 
 Each evaluation is ``--games-per-evaluation`` games of the candidate against ``--opponent`` (seats rotate
-between evaluations); the fitness is the candidate's result (1 win, 1/2 shared first place, 0 loss).
+between evaluations); the fitness is the candidate's result (1 win, 1/2 shared first place, 0 loss). The
+evaluations run in ``--workers`` processes, or Ray actors with ``--backend ray``; the run is the same.
 Search spaces: ``rhea`` (BMRH's space from ``rinascimento_agents.csv``), ``ef`` (event-value weights
 ``ef_w<i>`` over -1, -0.8, ..., 1, sized by the agent's ``ef_mapping``/``ef_degree``/``ef_perspective``),
 ``rhea+ef`` (both), or a JSON file ``{"name": [values...]}``. Parameters fixed in ``--agent`` are removed from

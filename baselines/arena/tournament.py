@@ -2,8 +2,10 @@
 
 :func:`tournament` builds the schedule (:mod:`baselines.arena.schedule`), plays its games with
 :func:`~baselines.arena.match.play_game` (in a pool of worker processes with ``workers > 1``; each process builds
-its own agents from the same seeds, so the records do not depend on ``workers``), optionally appends every game
-to a resumable log (:mod:`baselines.arena.log`), and summarises the records (:mod:`baselines.arena.results`).
+its own agents from the same seeds, so the records do not depend on ``workers``; with ``backend="ray"`` the workers
+are Ray actors, on this machine or a cluster, :mod:`baselines.distributed`), optionally appends every game to a
+resumable log (:mod:`baselines.arena.log`; only this process writes it, whatever the backend), and summarises the
+records (:mod:`baselines.arena.results`).
 An agent object that holds several seats of one game is reseeded for each of them in turn (the last seat's seed
 stands).
 """
@@ -22,8 +24,8 @@ from baselines.arena.log import TournamentLog
 from baselines.arena.match import GameRecord, play_game
 from baselines.arena.results import TournamentResult, summarize
 from baselines.arena.schedule import ScheduledGame, tournament_schedule
+from baselines.distributed import make_executor, require_backend, runs_inline
 from baselines.progress import progress_bar
-from baselines.workers import process_pool
 from boardenvs.core import Game, check_int
 
 AgentOrFactory = Agent | Callable[[int], Agent]
@@ -39,6 +41,8 @@ def tournament(
     field: Mapping[str, AgentOrFactory] | None = None,
     workers: int = 1,
     log_path: str | Path | None = None,
+    backend: str = "local",
+    ray_address: str | None = None,
 ) -> TournamentResult:
     """Play a seat-rotated, common-random-numbers tournament (the schedule: :mod:`baselines.arena.schedule`).
 
@@ -57,12 +61,16 @@ def tournament(
             the workers end when this process ends, even by ``kill -9`` (:mod:`baselines.workers`).
         log_path: a JSON-lines file that receives every game as it finishes (:mod:`baselines.arena.log`);
             running the same tournament with the same path again plays only the games still missing.
+        backend: ``"local"`` (worker processes of this machine) or ``"ray"`` (``workers`` Ray actors; the same
+            seeds give the same records; a game whose actor or node dies is played again elsewhere, once).
+        ray_address: the Ray cluster to join (``host:port``); ``None`` starts a local Ray (``backend="ray"``).
 
     Returns:
         The records, in schedule order, and their summary.
     """
     _check_entrants(agents, field)
     check_int("workers", workers, 1)
+    require_backend(backend, ray_address)
     names, field_names = list(agents), list(field or {})
     everyone = {**agents, **(field or {})}
     schedule = tournament_schedule(names, game.spec.num_players, games_per_pairing, seed, field_names or None)
@@ -71,7 +79,7 @@ def tournament(
     pending = [(index, item) for index, item in enumerate(schedule) if index not in records]
     bar = progress_bar(progress, len(schedule), f"{game.spec.name} tournament", "game", done=len(records))
     try:
-        for index, record in _play_all(game, everyone, seed, pending, workers):
+        for index, record in _play_all(game, everyone, seed, pending, workers, backend, ray_address):
             records[index] = record
             if log is not None:
                 log.append(index, record)
@@ -122,24 +130,18 @@ def _play_all(
     seed: int,
     pending: list[tuple[int, ScheduledGame]],
     workers: int,
+    backend: str = "local",
+    ray_address: str | None = None,
 ) -> Iterator[tuple[int, GameRecord]]:
-    """Play the ``pending`` games, yielding ``(schedule index, record)`` as each finishes."""
-    if workers == 1 or len(pending) <= 1:
+    """Play the ``pending`` games, yielding ``(schedule index, record)`` as each finishes (in any order)."""
+    if runs_inline(backend, workers) or len(pending) <= 1:
         built = _build_agents(agents, seed)
         for index, item in pending:
             yield index, _play_scheduled(game, built, item)
         return
-    from concurrent.futures import as_completed
-
-    with process_pool(workers, _start_worker, (game, agents, seed)) as pool:
-        futures = {pool.submit(_play_in_worker, item): index for index, item in pending}
-        try:
-            for future in as_completed(futures):
-                yield futures[future], future.result()
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
+    with make_executor(backend, workers, _start_worker, (game, agents, seed), ray_address) as pool:
+        for position, record in pool.map_unordered(_play_in_worker, [item for _, item in pending]):
+            yield pending[position][0], record
 
 
 def _play_scheduled(game: Game, agents: Mapping[str, Agent], item: ScheduledGame) -> GameRecord:

@@ -10,13 +10,14 @@ of the tuple. Every evaluated point updates one arm of every bandit. A point's s
 with ``N`` evaluations so far and ``n`` the arm's count (an unvisited arm, ``n = 0``, gets the largest bonus,
 controlled by ``eps``). Each iteration draws ``neighbours`` mutants of the current point (each parameter
 changes with probability ``mutation_probability``, default ``1/d``, and at least one changes), evaluates the
-``batch_size`` mutants with the highest UCB (in parallel processes with ``workers > 1``) and moves to the
-best of them. The recommendation is the evaluated point with the best model estimate (arm means, no bonus).
+``batch_size`` mutants with the highest UCB (in parallel processes with ``workers > 1``, or Ray actors with
+``backend="ray"``: :mod:`baselines.distributed`) and moves to the best of them. The recommendation is the
+evaluated point with the best model estimate (arm means, no bonus).
 The paper setting of seed 002: ``k = 1``, ``eps = 0.7``, 1-, 2- and N-tuples.
 
 The fitness is a picklable callable ``fitness(params: dict, seed: int, index: int) -> float`` (higher is
 better); ``index`` is the evaluation's number, which :class:`GameFitness` uses to rotate seats. Seeds come from
-``(seed, index)``, so a run does not depend on ``workers``.
+``(seed, index)``, so a run does not depend on ``workers`` or the backend.
 
 :class:`GameFitness` plays games of a candidate agent against an opponent (the candidate's share of the
 result: 1 win, 1/2 shared first place, 0 loss); agents are named by ``baselines.factory.make_agent`` specs:
@@ -32,10 +33,10 @@ Example:
 from __future__ import annotations
 
 import csv
+import functools
 import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,9 +44,9 @@ from typing import Any
 import numpy as np
 
 from baselines.agent import SeedLike
+from baselines.distributed import Executor, make_executor, require_backend, runs_inline
 from baselines.factory import make_agent
 from baselines.progress import progress_bar
-from baselines.workers import process_pool
 
 Fitness = Callable[[dict[str, Any], int, int], float]
 """``fitness(params, seed, index) -> float``; must be picklable to run with ``workers > 1``."""
@@ -279,25 +280,30 @@ class NTBEA:
         workers: int = 1,
         progress: bool = False,
         initial: Mapping[str, Any] | None = None,
+        backend: str = "local",
+        ray_address: str | None = None,
     ) -> NTBEAResult:
         """Spend ``evaluations`` fitness evaluations and return the recommendation and the history.
 
         Args:
-            fitness: ``fitness(params, seed, index) -> float`` (picklable when ``workers > 1``).
+            fitness: ``fitness(params, seed, index) -> float`` (picklable when ``workers > 1`` or with Ray).
             evaluations: the budget, >= 1.
-            workers: processes evaluating a batch in parallel; 1 evaluates inline.
+            workers: processes (or Ray actors) evaluating a batch in parallel; 1 evaluates inline locally.
             progress: show a tqdm progress bar.
             initial: the starting parameters (default: a random point).
+            backend: ``"local"`` or ``"ray"`` (:mod:`baselines.distributed`); the result does not depend on it.
+            ray_address: the Ray cluster to join; ``None`` starts a local Ray (``backend="ray"``).
         """
         evaluations = _count("evaluations", evaluations)
         workers = _count("workers", workers)
+        require_backend(backend, ray_address)
         if not callable(fitness):
             raise TypeError(f"fitness must be callable, got {type(fitness).__name__}")
         current = self.point_of(initial) if initial is not None else self.random_point()
         history: list[Evaluation] = []
         estimates: list[tuple[int, float]] = []
         bar = progress_bar(progress, evaluations, "NTBEA", "eval")
-        with _executor(workers) as pool:
+        with _executor(workers, backend, ray_address) as pool:
             batch_points = [current]
             while len(history) < evaluations:
                 batch_points = batch_points[: evaluations - len(history)]
@@ -317,10 +323,8 @@ class NTBEA:
         seeds = [evaluation_seed(self.seed_sequence, start + i) for i in range(len(points))]
         params = [self.params_of(point) for point in points]
         indices = list(range(start, start + len(points)))
-        if pool is None:
-            values = [fitness(p, s, i) for p, s, i in zip(params, seeds, indices)]
-        else:
-            values = list(pool.map(fitness, params, seeds, indices))
+        jobs = list(zip(params, seeds, indices))
+        values = [fitness(*job) for job in jobs] if pool is None else list(pool.map(_star(fitness), jobs))
         done = []
         for index, point, p, seed, value in zip(indices, points, params, seeds, values):
             value = float(value)
@@ -381,8 +385,18 @@ class _Inline:
         return None
 
 
-def _executor(workers: int) -> Any:
-    return process_pool(workers) if workers > 1 else _Inline()
+def _executor(workers: int, backend: str = "local", ray_address: str | None = None) -> Any:
+    """A context giving an executor (:mod:`baselines.distributed`), or ``None`` to evaluate in this process."""
+    return _Inline() if runs_inline(backend, workers) else make_executor(backend, workers, ray_address=ray_address)
+
+
+def _star(fitness: Fitness) -> Callable[[tuple[Any, ...]], float]:
+    """``fitness`` taking its arguments as one tuple, the executors' single item (picklable with ``fitness``)."""
+    return functools.partial(_call_with, fitness)
+
+
+def _call_with(fitness: Fitness, job: tuple[Any, ...]) -> float:
+    return fitness(*job)
 
 
 # -- agents by name and game fitness ----------------------------------------------------------------
@@ -442,21 +456,30 @@ class GameFitness:
 
 
 def head_to_head(
-    fitness: GameFitness, games: int, seed: int, workers: int = 1, progress: bool = False, desc: str = "games"
+    fitness: GameFitness,
+    games: int,
+    seed: int,
+    workers: int = 1,
+    progress: bool = False,
+    desc: str = "games",
+    backend: str = "local",
+    ray_address: str | None = None,
 ) -> list[float]:
     """Outcomes of ``games`` seat-rotated games of ``fitness.candidate`` (as given) against its opponent.
 
     Game ``i`` uses seat ``i % players`` and the common game seed number ``i // players``, so every seed is
-    played from every seat (common random numbers).
+    played from every seat (common random numbers). The games run in ``workers`` processes or Ray actors
+    (``backend``, ``ray_address``: :mod:`baselines.distributed`); the outcomes do not depend on them.
     """
     games = _count("games", games)
+    require_backend(backend, ray_address)
     players = fitness.make_game().spec.num_players
     seeds = [int(s) for s in np.random.SeedSequence(seed).generate_state(math.ceil(games / players))]
     jobs = [({}, seeds[i // players], i) for i in range(games)]
     bar = progress_bar(progress, games, desc, "game")
     outcomes: list[float] = []
-    with _executor(workers) as pool:
-        results = (fitness(*job) for job in jobs) if pool is None else pool.map(fitness, *zip(*jobs))
+    with _executor(workers, backend, ray_address) as pool:
+        results = (fitness(*job) for job in jobs) if pool is None else pool.map(_star(fitness), jobs)
         for value in results:
             outcomes.append(float(value))
             bar.update(1)

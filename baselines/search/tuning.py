@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from baselines.arena.ratings import wilson_interval
+from baselines.distributed import check_backend
 from baselines.factory import format_spec, make_agent, parse_spec
 from baselines.games.splendor.event_values import WEIGHT_VALUES, num_weights
 from baselines.search.ntbea import NTBEA, GameFitness, NTBEAResult, head_to_head
@@ -50,7 +51,12 @@ class TuneSettings:
     batch_size: int = 2
     """Mutants evaluated per iteration (the parallelism; results depend on it, not on --workers)."""
     workers: int = 1
-    """Processes evaluating in parallel (1 = inline)."""
+    """Processes (or Ray actors with --backend ray) evaluating in parallel (1 = inline)."""
+    backend: str = "local"
+    """Where the evaluations run: local (processes of this machine) or ray (Ray actors); results do not depend on
+    it."""
+    ray_address: str = ""
+    """Ray cluster to join with --backend ray (host:port); empty: start a local Ray."""
     validate_games: int = 0
     """After tuning, games of the recommendation against the opponent (0 = skip)."""
     seed: int = 0
@@ -65,6 +71,7 @@ class TuneSettings:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
         if self.validate_games < 0:
             raise ValueError(f"validate_games must be >= 0, got {self.validate_games}")
+        check_backend(self.backend, self.ray_address)
 
 
 @dataclass
@@ -116,13 +123,14 @@ def tune(game_name: str, config: Mapping[str, Any], settings: TuneSettings) -> T
     space = search_space(s.space, s.agent)
     _check_agents(fitness, space)
     ntbea = NTBEA(space, s.k, s.epsilon, s.neighbours, s.batch_size, seed=s.seed)
-    result = ntbea.run(fitness, s.evaluations, workers=s.workers, progress=s.progress)
+    distributed = {"backend": s.backend, "ray_address": s.ray_address or None}
+    result = ntbea.run(fitness, s.evaluations, workers=s.workers, progress=s.progress, **distributed)
     kind, fixed = parse_spec(s.agent)
     tuned_spec = format_spec(kind, {**fixed, **result.best})
     validation: list[float] = []
     if s.validate_games:
         check = GameFitness(game_name, tuned_spec, s.opponent, items)
-        validation = head_to_head(check, s.validate_games, s.seed + 1, s.workers, s.progress, "validate")
+        validation = head_to_head(check, s.validate_games, s.seed + 1, s.workers, s.progress, "validate", **distributed)
     return TuneOutcome(result, tuned_spec, validation)
 
 

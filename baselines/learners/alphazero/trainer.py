@@ -44,6 +44,7 @@ import torch
 from baselines.agent import Agent
 from baselines.arena import evaluate_against
 from baselines.arena.ratings import wilson_interval
+from baselines.distributed import check_backend, make_executor, require_backend, runs_inline
 from baselines.factory import make_agent
 from baselines.learners.alphazero.evaluator import NetworkEvaluator
 from baselines.learners.alphazero.network import (
@@ -76,7 +77,7 @@ HISTORY_FIELDS = (
 SCRIPTED = "scripted"
 """The ``eval_opponents`` entry that stands for the game's default scripted agent."""
 STATE_VERSION = 1
-RESUMABLE_CHANGES = frozenset({"iterations", "workers", "device", "time_budget_minutes"})
+RESUMABLE_CHANGES = frozenset({"iterations", "workers", "backend", "ray_address", "device", "time_budget_minutes"})
 """Settings a resumed run may change; any other difference from the stored run is refused."""
 
 
@@ -111,8 +112,13 @@ class AlphaZeroSettings:
             (``None``: ``selfplay.simulations``).
         time_budget_minutes: stop after the first iteration whose cumulative self-play and training time
             reaches it, > 0 (``None``: run every iteration).
-        workers: processes that play the self-play games (1: this process), >= 1; each runs torch on one
-            thread and every game keeps its own seed.
+        workers: processes (or Ray actors) that play the self-play games (1: this process, locally), >= 1; each
+            runs torch on one thread and every game keeps its own seed.
+        backend: where the self-play games run: ``"local"`` (processes of this machine) or ``"ray"`` (``workers``
+            Ray actors, each building the network once per iteration from weights put once in the object store,
+            and valuing leaves on its CPU; :mod:`baselines.distributed`); the examples are the same, in the same
+            order.
+        ray_address: the Ray cluster to join with ``backend="ray"`` (``host:port``); ``""``: start a local Ray.
         device: ``"auto"`` (a GPU when there is one), ``"cpu"`` or ``"cuda"``: where the networks train and
             value the search's leaves.
         seed: everything random derives from it.
@@ -141,6 +147,8 @@ class AlphaZeroSettings:
     eval_simulations: int | None = None
     time_budget_minutes: float | None = None
     workers: int = 1
+    backend: str = "local"
+    ray_address: str = ""
     device: str = "auto"
     seed: int = 0
 
@@ -167,6 +175,7 @@ class AlphaZeroSettings:
         if not all(isinstance(name, str) and name.strip() for name in self.eval_opponents):
             raise ValueError(f"eval_opponents must be agent specs (non-empty strings), got {self.eval_opponents!r}")
         resolve_device(self.device)
+        check_backend(self.backend, self.ray_address)
 
 
 class AlphaZeroTrainer:
@@ -207,6 +216,7 @@ class AlphaZeroTrainer:
         self.settings = settings or AlphaZeroSettings()
         self.out_dir, self.progress, self.on_stage = Path(out_dir), progress, on_stage
         self.device = resolve_device(self.settings.device)
+        require_backend(self.settings.backend, self.settings.ray_address)
         specs = [resolve_opponent(spec, game_name) for spec in self._opponents()]
         self.opponents = {label_of(spec): spec for spec in specs}
         if len(self.opponents) < len(specs):
@@ -415,20 +425,21 @@ class AlphaZeroTrainer:
         return examples
 
     def _self_play_games(self, jobs: list[tuple[int, str]]) -> Iterator[list[Example]]:
-        """The examples of each ``(seed, sparring spec)`` game, in order (in worker processes with ``workers`` >
-        1)."""
-        workers = min(self.settings.workers, len(jobs))
-        if workers == 1:
+        """The examples of each ``(seed, sparring spec)`` game, in order (in worker processes or Ray actors with
+        ``workers`` > 1 or ``backend="ray"``; each builds the best network once from its weights)."""
+        settings = self.settings
+        workers = min(settings.workers, len(jobs))
+        if runs_inline(settings.backend, workers):
             evaluator = NetworkEvaluator(self.best)
             for job in jobs:
-                yield play_job(self.game, evaluator, self.settings.selfplay, *job)
+                yield play_job(self.game, evaluator, settings.selfplay, *job)
             return
-        from baselines.workers import process_pool
-
         network = (self.best.observation_shape, self.best.num_actions, self.best.num_players, self.best.config)
         weights = {key: value.cpu() for key, value in self.best.state_dict().items()}
-        start = (self.game, network, weights, self.settings.selfplay, str(self.device))
-        with process_pool(workers, _start_worker, start) as pool:  # the workers end with this process
+        device = "cpu" if settings.backend == "ray" else str(self.device)  # an actor is given no GPU
+        start = (self.game, network, weights, settings.selfplay, device)
+        address = settings.ray_address or None
+        with make_executor(settings.backend, workers, _start_worker, start, address) as pool:  # workers end with us
             yield from pool.map(_self_play_in_worker, jobs)
 
     def player(self, net: PolicyValueNet, seed: int, name: str) -> MCTSAgent:

@@ -1,0 +1,496 @@
+"""A whole RLlib training run: check the settings, train, checkpoint and evaluate periodically, resume.
+
+:func:`train` runs what :class:`~baselines.learners.rllib.settings.RLlibSettings` describes: masked PPO
+(:mod:`baselines.learners.rllib.algorithm`) on the game, every episode at a table drawn from ``opponents``
+(:mod:`baselines.learners.rllib.env`). At the start, every ``eval_every`` env steps and at the end it saves a
+checkpoint (``<out>/checkpoints/step_<n>/``, the newest ``keep_checkpoints`` kept), loads the trained module from it
+as an :class:`~baselines.learners.rllib.agent.RLlibAgent` and plays ``eval_games`` seeded, seat-rotated games against
+each evaluation opponent with the project's arena (:func:`baselines.arena.evaluate_against`); the results go to
+``<out>/eval.csv`` (win rate with draws counted half, Wilson 95% interval, illegal moves) and
+``<out>/learning_curve.png``. With snapshot opponents, every ``snapshot_every`` steps the learner is copied into the
+oldest snapshot slot.
+
+**Runs survive a kill.** A checkpoint appears whole or not at all (written aside, then renamed), the CSV and the plot
+are rewritten atomically, and the folder is locked while a run writes it (:class:`baselines.runs.RunDirectory`). A
+new run refuses a folder that holds one (``FileExistsError`` naming ``--resume`` and ``--force``); ``force``
+deletes it first. ``resume`` continues from the folder's newest checkpoint: ``eval.csv`` is cut back to its step
+(and the checkpoint evaluated if the kill came before its rows were written), its step count and wall time go on,
+and without ``config`` the checkpoint's game config is used. ``steps`` counts from where the run started: a fresh
+run trains to ``steps``, a continuation of a finished run to its steps plus ``steps``, and rerunning a killed
+command finishes that same target. (RLlib restores the networks, optimizers and connector states, not the random
+state of the envs, so a continued run is not bit-identical to an uninterrupted one.)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from baselines.agent import Agent
+from baselines.arena import evaluate_against
+from baselines.factory import agent_choices, make_agent
+from baselines.learners.rllib.agent import RLlibAgent
+from baselines.learners.rllib.algorithm import (
+    ILLEGAL_METRIC,
+    copy_to_snapshot,
+    local_ray,
+    ppo_config,
+    push_to_env_runners,
+)
+from baselines.learners.rllib.checkpoints import (
+    CHECKPOINTS_DIR,
+    RLlibCard,
+    latest_checkpoint,
+    prune_checkpoints,
+    read_card,
+    remove_partial_checkpoints,
+    save_checkpoint,
+    write_card,
+)
+from baselines.learners.rllib.env import SELF, SNAPSHOT, OpponentMix, snapshot_module_id
+from baselines.learners.rllib.settings import AUTO, RLlibSettings
+from baselines.learners.sb3.evaluation import EvalRow, eval_row, plot_learning_curve, read_eval_history, write_eval_rows
+from baselines.runs import RunDirectory
+from baselines.settings import parse_config
+from boardenvs.core import Game, check_int
+from boardenvs.registry import game_entry, make_game
+
+RUN_OUTPUTS: tuple[str, ...] = ("eval.csv", "learning_curve.png", CHECKPOINTS_DIR)
+"""The files of a run: a folder holding any of them holds a run (``force`` deletes them)."""
+
+
+@dataclass
+class TrainResult:
+    """What a training run produced.
+
+    Attributes:
+        out: The output directory.
+        checkpoint: The final checkpoint (load it with ``make_agent("rllib:<checkpoint>", game)``).
+        eval_csv: The evaluation log.
+        curve_png: The learning-curve plot.
+        steps: Env steps trained in total (resumed runs included).
+        wall_seconds: Total wall time (resumed runs and evaluations included).
+        eval_seconds: The part of ``wall_seconds`` spent evaluating and checkpointing.
+        final_eval: The last evaluation, one row per opponent.
+        train_illegal: Illegal actions played in training during this run.
+        iterations: RLlib training iterations of this run.
+    """
+
+    out: Path
+    checkpoint: Path
+    eval_csv: Path
+    curve_png: Path
+    steps: int
+    wall_seconds: float
+    eval_seconds: float
+    final_eval: list[EvalRow]
+    train_illegal: int
+    iterations: int
+
+
+@dataclass
+class TrainPlan:
+    """The validated run, computed before Ray starts.
+
+    ``start_steps`` is where this stretch of training started (0 for a new run; for a resumed run, the steps of the
+    finished run it continues, or the start recorded by the killed continuation it finishes) and ``target_steps``
+    is ``start_steps + steps``, where it ends.
+    """
+
+    game: Game
+    config: dict[str, Any]
+    mix: OpponentMix
+    eval_opponents: list[str]
+    out: Path
+    resume: Path | None
+    resume_card: RLlibCard | None
+    start_steps: int = 0
+    target_steps: int = 0
+
+
+# -- validation -------------------------------------------------------------------------------------
+def default_out(settings: RLlibSettings) -> Path:
+    """The output directory: ``out``, or ``runs/<game>-rllib-<seed>``."""
+    return Path(settings.out) if settings.out else Path(f"runs/{settings.game}-rllib-{settings.seed}")
+
+
+def resume_defaults(settings: RLlibSettings) -> RLlibSettings:
+    """``settings`` with the newest checkpoint's game config when ``resume`` is given without ``config`` (unchanged
+    if there is no readable checkpoint: :func:`plan_training` says why)."""
+    checkpoint = latest_checkpoint(default_out(settings)) if settings.resume and not settings.config else None
+    try:
+        card = read_card(checkpoint) if checkpoint is not None else None
+    except (FileNotFoundError, ValueError):
+        card = None
+    if card is None:
+        return settings
+    return dataclasses.replace(settings, config=[f"{key}={value!r}" for key, value in card.config.items()])
+
+
+def plan_training(settings: RLlibSettings) -> TrainPlan:
+    """Check every setting and build the :class:`TrainPlan`; ``ValueError`` naming the bad parameter."""
+    _check_numbers(settings)
+    _check_game_name(settings.game)
+    settings = resume_defaults(settings)
+    out = default_out(settings)
+    resume, card = _checked_resume(settings, out)
+    game, config = _checked_game(settings)
+    mix = OpponentMix(tuple(_training_opponents(settings.opponents, settings.game)), settings.snapshot_slots)
+    if card is not None:
+        _check_resumable(card, game, mix)
+    plan = TrainPlan(
+        game, config, mix, _evaluation_opponents(settings.eval_opponents, settings.game), out, resume, card
+    )
+    plan.start_steps = _start_steps(card) if card is not None else 0
+    plan.target_steps = plan.start_steps + settings.steps
+    return plan
+
+
+POSITIVE_INTS = ("steps", "envs_per_worker", "eval_every", "eval_games", "snapshot_every", "snapshot_slots")
+POSITIVE_INTS += ("train_batch_size", "minibatch_size", "num_epochs")
+"""Integer settings that must be >= 1 (``conv_channels``/``hidden`` entries too)."""
+POSITIVE_REALS = ("lr", "clip_param")
+"""Real settings that must be finite and > 0."""
+NON_NEGATIVE_REALS = ("entropy_coeff", "vf_loss_coeff", "kl_coeff", "grad_clip")
+"""Real settings that must be finite and >= 0."""
+
+
+def _check_numbers(settings: RLlibSettings) -> None:
+    for name in POSITIVE_INTS:
+        check_int(name, getattr(settings, name), 1)
+    for name in ("conv_channels", "hidden"):
+        for width in getattr(settings, name):
+            check_int(name, width, 1)
+    for name in ("seed", "workers", "keep_checkpoints"):
+        check_int(name, getattr(settings, name), 0)
+    for name in ("gamma", "gae_lambda"):
+        if not 0.0 <= _number(getattr(settings, name)) <= 1.0:
+            raise ValueError(f"{name} must be in [0, 1], got {getattr(settings, name)!r}")
+    for name in (*POSITIVE_REALS, *NON_NEGATIVE_REALS):
+        value, strict = _number(getattr(settings, name)), name in POSITIVE_REALS
+        if not (value > 0 if strict else value >= 0) or math.isinf(value):
+            bound = "> 0" if strict else ">= 0"
+            raise ValueError(f"{name} must be a finite number {bound}, got {getattr(settings, name)!r}")
+    if settings.resume and settings.force:
+        raise ValueError("resume and force exclude each other: resume continues a run, force replaces it")
+
+
+def _number(value: Any) -> float:
+    """``value`` as a float, NaN unless it is a real number (not a bool)."""
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else math.nan
+
+
+def _check_game_name(game_name: str) -> None:
+    try:
+        game_entry(game_name)
+    except ValueError as error:
+        raise ValueError(f"game: {error}") from None
+
+
+def _checked_game(settings: RLlibSettings) -> tuple[Game, dict[str, Any]]:
+    try:
+        config = parse_config(settings.config)
+        return make_game(settings.game, **config), config
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"config {settings.config}: {error}") from None
+
+
+def split_names(text: str) -> list[str]:
+    """The names in a comma-separated list, stripped, empty entries dropped, repeats removed."""
+    return list(dict.fromkeys(name.strip() for name in text.split(",") if name.strip()))
+
+
+def _training_opponents(text: str, game_name: str) -> list[str]:
+    names = split_names(text)
+    choices = sorted([SELF, SNAPSHOT, *agent_choices(game_name)])
+    unknown = [name for name in names if name not in choices]
+    if not names or unknown:
+        raise ValueError(
+            f"opponents: unknown opponent(s) {unknown or [text]} for game {game_name!r}; choices: {choices}"
+        )
+    return names
+
+
+def _evaluation_opponents(text: str, game_name: str) -> list[str]:
+    if text.strip() == AUTO:
+        return ["random", *(["heuristic"] if "heuristic" in agent_choices(game_name) else [])]
+    names = split_names(text)
+    if not names:
+        raise ValueError(f"eval_opponents: name at least one opponent (or {AUTO!r}), got {text!r}")
+    for name in names:
+        try:
+            make_agent(name, game_name)
+        except (ValueError, FileNotFoundError) as error:
+            raise ValueError(f"eval_opponents: {error}") from None
+    return names
+
+
+def _checked_resume(settings: RLlibSettings, out: Path) -> tuple[Path | None, RLlibCard | None]:
+    if not settings.resume:
+        return None, None
+    checkpoint = latest_checkpoint(out)
+    if checkpoint is None:
+        raise ValueError(f"resume: no checkpoint in {str(out / CHECKPOINTS_DIR)!r} to continue from")
+    try:
+        card = read_card(checkpoint)
+    except (FileNotFoundError, ValueError) as error:
+        raise ValueError(f"resume: {error}") from None
+    if card.game != settings.game:
+        raise ValueError(f"resume: {str(checkpoint)!r} was trained on game {card.game!r}, not {settings.game!r}")
+    return checkpoint, card
+
+
+def _check_resumable(card: RLlibCard, game: Game, mix: OpponentMix) -> None:
+    """The resumed checkpoint must hold the same game config and the same snapshot modules as the new settings."""
+    config = dataclasses.asdict(game.config) if dataclasses.is_dataclass(game.config) else {}
+    if card.config != config:
+        raise ValueError(f"config: the checkpoint was trained with {card.config}, not {config}")
+    args = card.extra.get("args", {})
+    old = OpponentMix(tuple(split_names(args.get("opponents", SELF))), int(args.get("snapshot_slots", 4)))
+    if old.module_ids() != mix.module_ids():
+        raise ValueError(
+            f"opponents/snapshot_slots: the checkpoint holds the snapshot modules {old.module_ids()}, the settings ask "
+            f"for {mix.module_ids()}; resume with the same snapshot setting"
+        )
+
+
+def _start_steps(card: RLlibCard) -> int:
+    """Where the stretch of training a checkpoint belongs to started: its recorded start if it was killed before
+    its target, else its own steps (a finished run)."""
+    target = int(card.extra.get("target_steps", card.steps))
+    return int(card.extra.get("start_steps", card.steps)) if card.steps < target else card.steps
+
+
+# -- checkpoints and evaluations ----------------------------------------------------------------------
+class Recorder:
+    """Checkpoints the algorithm, evaluates the checkpoint against every evaluation opponent, logs and plots.
+
+    Every file is written whole (checkpoint folders renamed into place, the CSV and the plot atomically) and in
+    this order: checkpoint, ``eval.csv``, plot; a resumed run re-evaluates a checkpoint that has no rows yet.
+
+    Args:
+        settings: The run's settings.
+        plan: The validated plan.
+        history: The rows of ``eval.csv`` so far (a resumed run's, cut back to its checkpoint).
+    """
+
+    def __init__(self, settings: RLlibSettings, plan: TrainPlan, history: Sequence[EvalRow]) -> None:
+        self.settings, self.plan = settings, plan
+        card = plan.resume_card
+        self.started = time.perf_counter() - (card.wall_seconds if card else 0.0)
+        self.eval_seconds = float(card.extra.get("eval_seconds", 0.0)) if card else 0.0
+        self.opponents: dict[str, Agent] = {
+            name: make_agent(name, settings.game, settings.seed) for name in plan.eval_opponents
+        }
+        self.csv_path, self.png_path = plan.out / "eval.csv", plan.out / "learning_curve.png"
+        self.history = list(history)
+        self.train_illegal = 0
+        self.last_steps = card.steps if card else -1
+        self.last_rows = [row for row in self.history if row.steps == self.last_steps]
+        self.checkpoint = plan.resume
+
+    def wall_seconds(self) -> float:
+        """Wall time so far, earlier stretches of the run included."""
+        return time.perf_counter() - self.started
+
+    def card(self, steps: int) -> RLlibCard:
+        """The card of a checkpoint taken now, after ``steps`` steps."""
+        spec = self.plan.game.spec
+        extra = {
+            "args": dataclasses.asdict(self.settings),
+            "start_steps": self.plan.start_steps,
+            "target_steps": self.plan.target_steps,
+            "eval_seconds": self.eval_seconds,
+        }
+        config = dataclasses.asdict(self.plan.game.config) if dataclasses.is_dataclass(self.plan.game.config) else {}
+        return RLlibCard(
+            spec.name, config, steps, self.wall_seconds(), list(spec.observation_shape), spec.num_actions, extra=extra
+        )
+
+    def __call__(self, algo: Any, steps: int) -> None:
+        """Checkpoint ``algo`` at ``steps``, evaluate the checkpoint, drop old checkpoints."""
+        began = time.perf_counter()
+        self.checkpoint = save_checkpoint(algo, self.plan.out, self.card(steps))
+        self.evaluate(self.checkpoint, steps, began)
+        prune_checkpoints(self.plan.out, self.settings.keep_checkpoints)
+
+    def evaluate(self, checkpoint: Path, steps: int, began: float | None = None) -> None:
+        """Evaluate ``checkpoint`` (at ``steps``); add its rows to ``eval.csv`` and redraw the plot; count the time
+        since ``began`` (default: now) as evaluation time and record it in the checkpoint's card."""
+        began = time.perf_counter() if began is None else began
+        learner, wall = RLlibAgent.load(checkpoint, name="learner"), self.wall_seconds()
+        self.last_rows = [
+            self._evaluate(learner, name, opponent, steps, wall) for name, opponent in self.opponents.items()
+        ]
+        self.last_steps = steps
+        self.history += self.last_rows
+        write_eval_rows(self.csv_path, self.history)
+        plot_learning_curve(self.history, self.png_path, title=self._title())
+        self.eval_seconds += time.perf_counter() - began
+        write_card(checkpoint, dataclasses.replace(self.card(steps), wall_seconds=self.wall_seconds()))
+
+    def _evaluate(self, learner: RLlibAgent, name: str, opponent: Agent, steps: int, wall: float) -> EvalRow:
+        before = learner.illegal_predictions
+        results = evaluate_against(
+            self.plan.game, learner, opponent, self.settings.eval_games, self.settings.seed, name
+        )
+        illegal = learner.illegal_predictions - before
+        return eval_row(steps, wall, name, results, illegal=illegal, train_illegal=self.train_illegal)
+
+    def status(self) -> str:
+        """The latest win rates, for the progress bar."""
+        return " ".join(f"{row.opponent} {row.win_rate:.2f}" for row in self.last_rows)
+
+    def _title(self) -> str:
+        config = " ".join(self.settings.config) or "default config"
+        return f"{self.settings.game} ({config}), RLlib PPO vs {self.settings.opponents}, seed {self.settings.seed}"
+
+
+# -- resuming -----------------------------------------------------------------------------------------
+def restore_history(plan: TrainPlan) -> tuple[list[EvalRow], list[str]]:
+    """The ``eval.csv`` rows up to the resumed checkpoint's step (the file rewritten if rows were dropped, a
+    half-written last row too), and a note on each thing changed."""
+    assert plan.resume_card is not None, "restore_history is for resumed runs"
+    steps, csv_path = plan.resume_card.steps, plan.out / "eval.csv"
+    history = read_eval_history(csv_path)
+    kept = [row for row in history.rows if row.steps <= steps]
+    notes = [f"resuming {plan.out} from {plan.resume} at step {steps} (training to {plan.target_steps})"]
+    if history.partial_line is not None:
+        notes.append(f"{csv_path}: dropped the half-written row on line {history.partial_line}")
+    if len(kept) < len(history.rows):
+        notes.append(f"{csv_path}: dropped {len(history.rows) - len(kept)} row(s) logged after step {steps}")
+    if len(kept) < len(history.rows) or history.partial_line is not None:
+        write_eval_rows(csv_path, kept)
+    return kept, notes
+
+
+def build_algorithm(settings: RLlibSettings, plan: TrainPlan) -> Any:
+    """The algorithm: new (every snapshot slot holding the initial learner) or restored from the checkpoint."""
+    algo = ppo_config(settings, plan.config, plan.mix).build_algo()
+    if plan.resume is not None:
+        algo.restore_from_path(str(plan.resume.resolve()))
+        push_to_env_runners(algo, plan.mix.module_ids())
+    else:
+        for module_id in plan.mix.module_ids():
+            copy_to_snapshot(algo, module_id)
+    return algo
+
+
+# -- the run ------------------------------------------------------------------------------------------
+def crossed(before: int, after: int, every: int) -> bool:
+    """Whether a multiple of ``every`` lies in ``(before, after]``."""
+    return after // every > before // every
+
+
+def train(settings: RLlibSettings) -> TrainResult:
+    """Check ``settings``, claim the output folder, start a local Ray (unless one runs), train (or go on training)
+    with periodic checkpoints and evaluations; return what was produced.
+
+    Raises:
+        ValueError: a bad setting (the message names it), ``resume`` without a checkpoint, or a damaged
+            ``eval.csv`` line (named by file and line).
+        FileExistsError: a new run in a folder that holds one, without ``force``.
+        RuntimeError: another process is writing the folder.
+    """
+    plan = plan_training(settings)
+    settings = resume_defaults(settings)
+    with RunDirectory(plan.out, RUN_OUTPUTS, resume=plan.resume is not None, force=settings.force):
+        remove_partial_checkpoints(plan.out)
+        history: list[EvalRow] = []
+        if plan.resume is not None:
+            history, notes = restore_history(plan)
+            print("\n".join(notes))
+        with local_ray(num_cpus=settings.workers + 1):
+            algo = build_algorithm(settings, plan)
+            try:
+                return _train_in(settings, plan, algo, Recorder(settings, plan, history))
+            finally:
+                algo.stop()
+
+
+def _train_in(settings: RLlibSettings, plan: TrainPlan, algo: Any, recorder: Recorder) -> TrainResult:
+    steps = plan.resume_card.steps if plan.resume_card is not None else 0
+    if plan.resume is None:
+        recorder(algo, steps)
+    elif not recorder.last_rows:
+        recorder.evaluate(plan.resume, steps)
+    bar = _progress_bar(settings, plan, steps)
+    iterations = 0
+    while steps < plan.target_steps:
+        sampled, illegal = _iteration(algo)
+        iterations, before, steps = iterations + 1, steps, steps + sampled
+        recorder.train_illegal += illegal
+        _after_iteration(settings, plan, algo, recorder, before, steps)
+        if bar is not None:
+            bar.update(min(sampled, bar.total - bar.n))
+            bar.set_postfix_str(recorder.status(), refresh=False)
+    if bar is not None:
+        bar.close()
+    return _result(plan, recorder, steps, iterations)
+
+
+def _after_iteration(
+    settings: RLlibSettings, plan: TrainPlan, algo: Any, recorder: Recorder, before: int, steps: int
+) -> None:
+    """Snapshot the learner and checkpoint + evaluate where the iteration from ``before`` to ``steps`` crossed
+    their periods (and checkpoint + evaluate at the target)."""
+    if plan.mix.uses_snapshots and crossed(before, steps, settings.snapshot_every):
+        copy_to_snapshot(algo, snapshot_slot(steps, settings.snapshot_every, plan.mix.snapshot_slots))
+    if crossed(before, steps, settings.eval_every) or steps >= plan.target_steps:
+        recorder(algo, steps)
+
+
+def snapshot_slot(steps: int, every: int, slots: int) -> str:
+    """The slot the snapshot taken at ``steps`` goes to: the snapshots at ``every``, ``2 every``, ... fill slots
+    0, 1, ... in turn, so each overwrites the oldest."""
+    return snapshot_module_id((steps // every - 1) % slots)
+
+
+def _iteration(algo: Any) -> tuple[int, int]:
+    """One RLlib training iteration; returns the env steps it sampled and the illegal actions played."""
+    from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED
+
+    runners = algo.train()[ENV_RUNNER_RESULTS]
+    return int(runners[NUM_ENV_STEPS_SAMPLED]), int(runners.get(ILLEGAL_METRIC, 0))
+
+
+def _progress_bar(settings: RLlibSettings, plan: TrainPlan, steps: int) -> Any:
+    if not settings.progress:
+        return None
+    from tqdm import tqdm
+
+    total = plan.target_steps - plan.start_steps
+    return tqdm(total=total, initial=steps - plan.start_steps, desc=f"{settings.game} rllib", unit="step")
+
+
+def _result(plan: TrainPlan, recorder: Recorder, steps: int, iterations: int) -> TrainResult:
+    assert recorder.checkpoint is not None, "a run always has a checkpoint"
+    return TrainResult(
+        out=plan.out,
+        checkpoint=recorder.checkpoint,
+        eval_csv=recorder.csv_path,
+        curve_png=recorder.png_path,
+        steps=steps,
+        wall_seconds=recorder.wall_seconds(),
+        eval_seconds=recorder.eval_seconds,
+        final_eval=recorder.last_rows,
+        train_illegal=recorder.train_illegal,
+        iterations=iterations,
+    )
+
+
+__all__ = [
+    "RUN_OUTPUTS",
+    "TrainPlan",
+    "TrainResult",
+    "crossed",
+    "plan_training",
+    "resume_defaults",
+    "snapshot_slot",
+    "train",
+]
