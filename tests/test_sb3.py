@@ -18,10 +18,10 @@ from stable_baselines3.common.vec_env import DummyVecEnv  # noqa: E402
 from baselines.agent import RandomAgent  # noqa: E402
 from baselines.arena import play_game, tournament  # noqa: E402
 from baselines.factory import make_agent  # noqa: E402
+from baselines.learners.evaluation import evaluate_against  # noqa: E402
 from baselines.learners.sb3 import MASKED_Q_VALUE, MaskedDQN, SB3Agent, SnapshotPool, make_model, policy_kwargs_for  # noqa: E402
 from baselines.learners.sb3.agent import load_model, read_model_card, save_model, sidecar_path  # noqa: E402
 from baselines.learners.sb3.dqn import mask_q_values  # noqa: E402
-from baselines.learners.sb3.evaluation import evaluate_against  # noqa: E402
 from baselines.learners.sb3.policies import PlanesExtractor, VectorExtractor  # noqa: E402
 from baselines.learners.sb3.selfplay import SnapshotCallback, list_snapshots, snapshot_path  # noqa: E402
 from baselines.learners.sb3.training import IllegalActionCounter, OpponentMix, make_training_env, make_vec_env  # noqa: E402

@@ -1,8 +1,8 @@
 """Learning baselines with RLlib (new API stack): masked PPO with self-play, snapshots and scripted opponents.
 
 Importing this package imports torch, not ray; what needs ray (``pip install "boardenvs[pipelines]"``) imports it
-when called, and says so if it is missing. The evaluation log and plot are those of the SB3 trainer
-(:mod:`baselines.learners.sb3.evaluation`), so a run also needs the ``train`` extra.
+when called, and says so if it is missing. The evaluation log and plot are the learners' shared ones
+(:mod:`baselines.learners.evaluation`, also the SB3 trainer's).
 
 - :mod:`baselines.learners.rllib.env`: ``TableEnv``, the game as an RLlib ``MultiAgentEnv`` whose episodes are played
   at tables drawn from an ``OpponentMix`` (self-play, frozen snapshots, scripted agents inside the env);

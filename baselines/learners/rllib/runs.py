@@ -34,6 +34,7 @@ from typing import Any
 from baselines.agent import Agent
 from baselines.arena import evaluate_against
 from baselines.factory import agent_choices, make_agent
+from baselines.learners.evaluation import EvalRow, eval_row, plot_learning_curve, read_eval_history, write_eval_rows
 from baselines.learners.rllib.agent import RLlibAgent
 from baselines.learners.rllib.algorithm import (
     ILLEGAL_METRIC,
@@ -54,7 +55,6 @@ from baselines.learners.rllib.checkpoints import (
 )
 from baselines.learners.rllib.env import SELF, SNAPSHOT, OpponentMix, snapshot_module_id
 from baselines.learners.rllib.settings import AUTO, RLlibSettings
-from baselines.learners.sb3.evaluation import EvalRow, eval_row, plot_learning_curve, read_eval_history, write_eval_rows
 from baselines.runs import RunDirectory
 from baselines.settings import parse_config
 from boardenvs.core import Game, check_int

@@ -9,8 +9,8 @@ Importing this package imports torch and SB3 (``pip install boardenvs[train]``);
   with a JSON sidecar;
 - :mod:`baselines.learners.sb3.selfplay`: ``SnapshotPool`` (per-episode opponent mix of scripted agents and learner
   snapshots) and ``SnapshotCallback``;
-- :mod:`baselines.learners.sb3.training` and :mod:`baselines.learners.sb3.evaluation`: env factories, callbacks,
-  arena evaluation, ``eval.csv`` and the learning-curve plot;
+- :mod:`baselines.learners.sb3.training`: env factories and callbacks (arena evaluation, ``eval.csv`` and the
+  learning-curve plot are :mod:`baselines.learners.evaluation`, shared with the RLlib trainer);
 - :mod:`baselines.learners.sb3.runs`: a whole training run (``SB3Settings`` -> ``train``), with periodic
   evaluation, best/latest models and resuming; ``scripts/train_sb3.py`` is its command line.
 """

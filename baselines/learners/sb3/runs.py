@@ -35,6 +35,14 @@ from typing import Any
 
 from baselines.agent import Agent
 from baselines.factory import agent_choices, make_agent
+from baselines.learners.evaluation import (
+    EvalRow,
+    eval_row,
+    evaluate_against,
+    plot_learning_curve,
+    read_eval_history,
+    write_eval_rows,
+)
 from baselines.learners.sb3.agent import (
     ModelCard,
     SB3Agent,
@@ -45,14 +53,6 @@ from baselines.learners.sb3.agent import (
     save_model,
     sidecar_path,
     zip_path,
-)
-from baselines.learners.sb3.evaluation import (
-    EvalRow,
-    eval_row,
-    evaluate_against,
-    plot_learning_curve,
-    read_eval_history,
-    write_eval_rows,
 )
 from baselines.learners.sb3.policies import ALGORITHMS, algorithm_class, make_model
 from baselines.learners.sb3.selfplay import SNAPSHOT_PATTERN, SnapshotCallback
