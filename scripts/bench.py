@@ -1,8 +1,11 @@
-"""Speed benchmarks: random-play transitions per second of the forward model and of the AEC env.
+"""Speed benchmarks: random-play transitions per second of the forward model and of the environments.
 
 Every engine is driven by the same loop: read the legal actions (``game.legal_actions``, as the reference
 engines' speeds were measured; the "mask" row reads ``legal_action_mask`` instead), pick one uniformly
-with a pre-drawn random number, apply it, start a new game when one ends. When ``open_spiel`` is installed,
+with a pre-drawn random number, apply it, start a new game when one ends. "forward model + observe" adds the
+observation of the next player to move: the least any environment must do per step, so every environment row
+(the AEC ``raw_env`` and ``env()``, ``gymnasium.make`` against random opponents, and ``gymnasium.make_vec`` with
+two subprocess workers, which counts learner steps) is also given as a ratio to it. When ``open_spiel`` is installed,
 its C++ Quoridor is measured in the same run and the ratios are printed.
 
     python -m scripts.bench                     # every registered game, default config
@@ -145,6 +148,76 @@ def forward_model(game: boardenvs.Game, seconds: float, seed: int, masked: bool 
         return plies
 
     return _timed(f"{game.spec.name} forward model{', mask' if masked else ''}", seconds, play)
+
+
+def forward_model_observed(game: boardenvs.Game, seconds: float, seed: int) -> Measurement:
+    """The loop a learner needs from the engine alone: the mask, a choice, ``apply``, and the observation of the
+    player to move next (the floor under every environment row)."""
+    uniforms = _Uniforms(seed)
+    rng = np.random.default_rng(seed)
+
+    def play() -> int:
+        state, plies = game.initial_state(rng), 0
+        game.observe(state, state.current_player)
+        while not game.is_terminal(state):
+            state = game.apply(state, int(uniforms.pick(game.legal_action_mask(state).nonzero()[0])))
+            if not game.is_terminal(state):
+                game.observe(state, state.current_player)
+            plies += 1
+        return plies
+
+    return _timed(f"{game.spec.name} forward model + observe", seconds, play)
+
+
+def gymnasium_env(name: str, config: dict[str, Any], seconds: float, seed: int) -> Measurement:
+    """``gymnasium.make`` (standard wrappers) against random opponents; every ply counts, the opponents' too."""
+    import gymnasium
+
+    from boardenvs.envs import gym_env_id
+
+    env = gymnasium.make(gym_env_id(name), opponent="random", **config)
+    uniforms = _Uniforms(seed)
+    episode = [seed]
+
+    def play() -> int:
+        observation, info = env.reset(seed=episode[0])
+        episode[0] += 1
+        done = False
+        while not done:
+            action = int(uniforms.pick(observation["action_mask"].nonzero()[0]))
+            observation, _, terminated, truncated, info = env.step(action)
+            done = terminated or truncated
+        return int(env.unwrapped.game_state.ply)
+
+    return _timed(f"{name} gymnasium.make", seconds, play)
+
+
+def vector_env(name: str, config: dict[str, Any], seconds: float, seed: int, workers: int = 2) -> Measurement:
+    """``gymnasium.make_vec`` with ``workers`` subprocesses (``vectorization_mode="async"``), random opponents and
+    random legal actions; counts learner steps (the opponents' plies run inside the workers)."""
+    import gymnasium
+
+    from boardenvs.envs import gym_env_id
+
+    envs = gymnasium.make_vec(
+        gym_env_id(name), num_envs=workers, vectorization_mode="async", opponent="random", **config
+    )
+    rng = np.random.default_rng(seed)
+    observations, _ = envs.reset(seed=seed)
+    try:
+        start = time.perf_counter()
+        steps = episodes = 0
+        while time.perf_counter() - start < seconds:
+            legal = [np.flatnonzero(mask) for mask in observations["action_mask"]]
+            # an ended episode shows an empty mask; its next step is the automatic reset and ignores the action
+            actions = np.array([rng.choice(ids) if len(ids) else 0 for ids in legal])
+            observations, _, terminated, truncated, _ = envs.step(actions)
+            steps += sum(len(ids) > 0 for ids in legal)
+            episodes += int(np.sum(terminated | truncated))
+        seconds_taken = time.perf_counter() - start
+        return Measurement(f"{name} make_vec async x{workers} (learner steps)", steps, episodes, seconds_taken)
+    finally:
+        envs.close()
 
 
 def aec_env(name: str, config: dict[str, Any], seconds: float, seed: int, wrapped: bool) -> Measurement:
@@ -389,8 +462,11 @@ def bench_game(name: str, config: dict[str, Any], seconds: float, seed: int) -> 
     """All measurements of one game."""
     game = make_game(name, **config)
     results = [forward_model(game, seconds, seed), forward_model(game, seconds, seed, masked=True)]
+    results.append(forward_model_observed(game, seconds, seed))
     results.append(aec_env(name, config, seconds, seed, wrapped=False))
     results.append(aec_env(name, config, seconds, seed, wrapped=True))
+    results.append(gymnasium_env(name, config, seconds, seed))
+    results.append(vector_env(name, config, seconds, seed))
     if name == "quoridor":
         reference = openspiel_quoridor(config, seconds, seed)
         if reference is not None:
@@ -399,13 +475,21 @@ def bench_game(name: str, config: dict[str, Any], seconds: float, seed: int) -> 
 
 
 def report(results: list[Measurement]) -> str:
-    """An aligned table; ratios are relative to the first row (our forward model)."""
+    """An aligned table: time per transition relative to the first row (the forward model) and, for the
+    environment rows, to "forward model + observe" (what an environment cannot go below)."""
     base = results[0]
-    lines = [f"{'what':40s} {'transitions/s':>14s} {'us/transition':>14s} {'games/s':>9s} {'vs forward':>11s}"]
+    observed = next((m for m in results if m.name.endswith("forward model + observe")), None)
+    lines = [
+        f"{'what':44s} {'transitions/s':>14s} {'us/transition':>14s} {'games/s':>9s} {'vs forward':>11s} "
+        f"{'vs fwd+obs':>11s}"
+    ]
     for m in results:
         ratio = m.microseconds / base.microseconds
+        env_row = observed is not None and any(word in m.name for word in ("AEC", "gymnasium", "make_vec"))
+        vs_observed = f"{m.microseconds / observed.microseconds:10.2f}x" if env_row else f"{'':>11s}"
         lines.append(
-            f"{m.name:40s} {m.per_second:14,.0f} {m.microseconds:14.2f} {m.games_per_second:9,.1f} {ratio:10.2f}x"
+            f"{m.name:44s} {m.per_second:14,.0f} {m.microseconds:14.2f} {m.games_per_second:9,.1f} {ratio:10.2f}x "
+            f"{vs_observed}"
         )
     openspiel = [m for m in results if m.name.startswith("OpenSpiel")]
     if openspiel:

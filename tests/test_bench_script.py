@@ -13,18 +13,23 @@ def test_bench_measures_both_forward_model_loops_and_both_aec_loops(tmp_path) ->
     out = tmp_path / "bench.json"
     results = main(Args(games=["quoridor"], seconds=0.05, config=["board_size=3"], json_out=str(out)))
     names = [m.name for m in results["quoridor"]]
-    assert names[:4] == [
-        "quoridor forward model", "quoridor forward model, mask", "quoridor AEC raw_env", "quoridor AEC env()"
+    assert names[:7] == [
+        "quoridor forward model", "quoridor forward model, mask", "quoridor forward model + observe",
+        "quoridor AEC raw_env", "quoridor AEC env()", "quoridor gymnasium.make",
+        "quoridor make_vec async x2 (learner steps)",
     ]  # fmt: skip
     assert all(m.transitions > 0 and m.games > 0 and m.per_second > 0 for m in results["quoridor"])
     saved = json.loads(out.read_text())
     assert saved["quoridor"][0]["transitions"] == results["quoridor"][0].transitions
 
 
-def test_report_gives_ratios_relative_to_the_forward_model() -> None:
+def test_report_gives_ratios_relative_to_the_forward_model_and_to_forward_plus_observe() -> None:
     results = main(Args(games=["quoridor"], seconds=0.02, config=["board_size=3"]))["quoridor"]
-    text = report(results)
-    assert "1.00x" in text.splitlines()[1] and "games/s" in text.splitlines()[0]
+    lines = report(results).splitlines()
+    assert "1.00x" in lines[1] and "games/s" in lines[0] and "vs fwd+obs" in lines[0]
+    assert lines[3].rstrip().endswith("x") and lines[4].count("x") >= 2  # fwd+obs row; AEC row: both ratios
+    observed, raw = results[2], results[3]
+    assert f"{raw.microseconds / observed.microseconds:.2f}x" in lines[4]
 
 
 def test_mcts_flag_times_our_search_and_openspiels_side_by_side(tmp_path, capsys) -> None:
