@@ -147,8 +147,10 @@ class Splendor(Game[SplendorState, Move]):
     config_class = SplendorConfig
 
     def _setup(self) -> None:
-        """The config's action tables (shared per config by ``tables_for``) and the move of every action id."""
+        """The config's action tables (shared per config by ``tables_for``; Rinascimento's token-mask factors by
+        ``rules.token_factors``) and the move of every action id."""
         self.tables = tables_for(self.config)
+        self._token_factors = rules.token_factors(self.config) if self.config.rinascimento else None
         self._kinds: list[int] = self.tables.kind.tolist()
         self._moves = tuple(Move(KINDS[k], a) for k, a in zip(self._kinds, self.tables.arg.tolist()))
 
@@ -172,17 +174,29 @@ class Splendor(Game[SplendorState, Move]):
         return rules.initial_state(self.config, self.tables, rng)
 
     def legal_action_mask(self, state: SplendorState) -> np.ndarray:
-        """A copy of the state's mask, built once per state (``rules.legal_mask``) and cached on it."""
-        if state.mask is None:
-            state.mask = rules.legal_mask(self.config, self.tables, state)
-        return state.mask.copy()
+        """A copy of the state's mask (:meth:`_mask`)."""
+        return self._mask(state).copy()
+
+    def legal_actions(self, state: SplendorState) -> np.ndarray:
+        """The true entries of the state's mask (:meth:`_mask`), without copying it first."""
+        return self._mask(state).nonzero()[0]
+
+    def _apply_if_legal(self, state: SplendorState, action: int) -> SplendorState | None:
+        """:meth:`_apply` if the mask allows ``action`` (one lookup on the cached mask), else ``None``."""
+        mask = state.mask if state.mask is not None else self._mask(state)
+        return self._apply(state, action) if 0 <= action < len(mask) and mask[action] else None
 
     def is_legal(self, state: SplendorState, action: int) -> bool:
-        """The test of ``apply`` on the state's cached mask (built once per state; all False once terminal)."""
+        """The test of ``apply`` on the state's mask (:meth:`_mask`; all False once terminal)."""
+        mask = self._mask(state)
+        return 0 <= action < len(mask) and bool(mask[action])
+
+    def _mask(self, state: SplendorState) -> np.ndarray:
+        """The state's mask, built once per state (``rules.legal_mask``) and cached on it (not to be changed)."""
         mask = state.mask
         if mask is None:
-            mask = state.mask = rules.legal_mask(self.config, self.tables, state)
-        return 0 <= action < len(mask) and bool(mask[action])
+            mask = state.mask = rules.legal_mask(self.config, self.tables, state, self._token_factors)
+        return mask
 
     def _apply(self, state: SplendorState, action: int) -> SplendorState:
         new, out = state.copy(), []

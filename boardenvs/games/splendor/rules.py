@@ -4,9 +4,16 @@ Mutating helpers take a fresh copy (``Splendor._apply`` copies first) and append
 ``out``. Official rules follow docs/rules/rules.md §3.3 with P1-P7; ``config.rinascimento`` switches to R1, R5-R9.
 Events follow Rinascimento's emission (``PickCoins``, ``BuyCard``, ``Reserve*Card``, ``TakeNoble``,
 ``State.placeCard``) so that counting a player's events gives the paper's synthesis sigma.
+
+The main-phase mask is built as one byte per action from tables of ``tables.py``: Rinascimento's token part
+from tables of the conditions written here (:func:`rinascimento_take_mask`), purchases from every card's
+shortfall at once (:func:`affordable_bytes`); docs/results/splendor.md "Engine speed" says why.
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
+from operator import le, lt
 
 import numpy as np
 
@@ -27,12 +34,23 @@ from boardenvs.games.splendor.state import (
     RETURN,
     SplendorState,
 )  # fmt: skip
-from boardenvs.games.splendor.tables import NOBLE_CHOICE, PASS, PAY_GOLD, ActionTables
+from boardenvs.games.splendor.tables import (
+    BUY_FACE_UP,
+    LANE_BITS,
+    LOW_BYTE,
+    NOBLE_CHOICE,
+    PASS,
+    PAY_GOLD,
+    RESERVE_FACE_UP,
+    ActionTables,
+    TokenFactors,
+    byte_flags,
+    tables_for,
+)  # fmt: skip
 from boardenvs.games.splendor.tables import RETURN as RETURN_KIND
 
-EMPTY = np.empty(0, dtype=np.int64)
 TAKE_CACHE_BYTES = 16_000_000
-"""Memory for the token masks kept per config (official: by supply; Rinascimento: by supply and tokens)."""
+"""Memory for the official token masks kept per config (by supply)."""
 
 
 # -- setup --------------------------------------------------------------------------------------
@@ -73,83 +91,116 @@ def affordable(tables: ActionTables, player_row: np.ndarray, card_ids: np.ndarra
     """``bool[len(card_ids)]``: which cards the player can pay for (gold covers any shortfall; -1 never).
 
     The shortfall of a colour is ``max(cost - bonus - tokens, 0)``; the card is affordable when the
-    shortfalls add up to at most the player's gold.
+    shortfalls add up to at most the player's gold. (The mask reads the same test from
+    :func:`affordable_bytes`.)
     """
     shortfall = tables.cards.cost[card_ids] - (player_row[BONUSES] + player_row[:5])
     np.maximum(shortfall, 0, out=shortfall)
     return np.less_equal(shortfall.sum(axis=1), player_row[GOLD], out=out)
 
 
-def eligible_nobles(tables: ActionTables, state: SplendorState, player: int) -> np.ndarray:
+def affordable_bytes(tables: ActionTables, row: list[int]) -> bytes:
+    """:func:`affordable` for every card id at once: byte ``card`` is 1 when the player whose ``players`` row is
+    ``row`` can pay for it; the last byte (an empty slot, -1) is 0.
+
+    Each colour's shortfall of every card is one entry of ``tables.shortfall`` (a 16-bit lane per card);
+    adding the five entries gives every card's total shortfall, and ``2**15 + gold - total`` keeps bit 15 of a
+    lane exactly when the total is at most the gold.
+    """
+    total = 0
+    for by_power, tokens, bonus in zip(tables.shortfall, row, row[BONUSES]):
+        power = tokens + bonus
+        total += by_power[power if power < len(by_power) else -1]  # beyond the largest cost nothing is short
+    top = LANE_BITS - 1
+    fits = (((1 << top) + row[GOLD]) * tables.card_lanes - total) >> top & tables.card_lanes
+    return fits.to_bytes(2 * tables.card_slots, "little")[::2]
+
+
+def per_card(tables: ActionTables, cards: np.ndarray, table: bytes) -> bytes:
+    """``table[card]`` for each card id of the ``int16`` array ``cards`` (an empty slot, -1, reads the last byte)."""
+    if tables.byte_ids:
+        return cards.tobytes()[LOW_BYTE::2].translate(table)
+    return bytes([table[card] for card in cards.ravel().tolist()])
+
+
+def eligible_nobles(tables: ActionTables, state: SplendorState, player: int) -> list[int]:
     """Slots of the nobles on the table whose requirement ``player``'s bonuses meet."""
-    if state.players[player, BOUGHT] < tables.min_noble_total:
-        return EMPTY
-    req = tables.cards.noble_req[state.nobles]
-    return np.flatnonzero((req <= state.players[player, BONUSES]).all(axis=1))
+    return _eligible(tables, state.players[player].tolist(), state.nobles)
 
 
-def legal_mask(config: SplendorConfig, tables: ActionTables, state: SplendorState) -> np.ndarray:
-    """``bool[num_actions]`` of ``state`` (all False once terminal)."""
-    mask = np.zeros(tables.num_actions, dtype=bool)
+def _eligible(tables: ActionTables, row: list[int], nobles: np.ndarray) -> list[int]:
+    """:func:`eligible_nobles` of the player whose ``players`` row is ``row``."""
+    if row[BOUGHT] < tables.min_noble_total:
+        return []
+    bonuses, reqs = row[BONUSES], tables.noble_reqs
+    return [slot for slot, noble in enumerate(nobles.tolist()) if noble >= 0 and all(map(le, reqs[noble], bonuses))]
+
+
+def legal_mask(config: SplendorConfig, tables: ActionTables, state: SplendorState,
+               factors: TokenFactors | None = None) -> np.ndarray:  # fmt: skip
+    """``bool[num_actions]`` of ``state`` (all False once terminal); read-only in the main phase.
+
+    ``factors`` (Rinascimento: :func:`token_factors`) makes the token part table reads; without them it is
+    :func:`rinascimento_take_mask`.
+    """
     player = state.current_player
     if player == TERMINAL:
-        return mask
+        return np.zeros(tables.num_actions, dtype=bool)
+    if state.phase == MAIN:
+        return _main_mask(config, tables, factors, state, player)
+    mask = np.zeros(tables.num_actions, dtype=bool)
     if state.phase == RETURN:
         start = tables.starts[RETURN_KIND]
         mask[start : start + 6] = state.players[player, :6] > 0
     elif state.phase == NOBLE:
-        mask[tables.starts[NOBLE_CHOICE] + eligible_nobles(tables, state, player)] = True
-    elif state.phase == PAY:
+        mask[[tables.starts[NOBLE_CHOICE] + slot for slot in eligible_nobles(tables, state, player)]] = True
+    else:  # PAY
         start = tables.starts[PAY_GOLD]
         for colour in gold_options(tables, state, paying_card(config, state), state.gold_plan):
             mask[start + colour] = True
         mask[tables.starts[PAY_GOLD + 1]] = True
-    else:
-        _main_mask(config, tables, state, player, mask)
     return mask
 
 
-def _main_mask(config: SplendorConfig, tables: ActionTables, state: SplendorState, player: int,
-               mask: np.ndarray) -> None:  # fmt: skip
-    s, row = tables.starts, state.players[player]
-    if config.rinascimento:
-        key = state.supply.tobytes() + row[:6].tobytes()
-        takes = tables.take_cache.get(key)
-        if takes is None:
-            takes = rinascimento_take_mask(config, tables, state.supply, row)
-            _remember(tables, key, takes)
-        mask[s[0] : s[2]] = takes
+def _main_mask(config: SplendorConfig, tables: ActionTables, factors: TokenFactors | None, state: SplendorState,
+               player: int) -> np.ndarray:  # fmt: skip
+    """The main-phase mask, built as one byte per action: token actions, reserves (while a reserve slot is free),
+    purchases, the official sub-decisions (never in the main phase) and pass (P4: only when nothing else is)."""
+    row, starts = state.players[player].tolist(), tables.starts
+    if not config.rinascimento:
+        parts = [official_take_bytes(config, tables, state.supply)]
+    elif factors is None:
+        parts = [rinascimento_take_mask(config, tables, state.supply, state.players[player]).tobytes()]
     else:
-        mask[s[0] : s[2]] = official_take_mask(config, tables, state.supply)
+        parts = [rinascimento_take_bytes(config, factors, state.supply.tolist(), row)]
     reserved = state.reserved[player]
     if config.max_reserved and reserved[-1] < 0:  # reserves are kept packed: the last slot frees last
-        np.greater_equal(state.face_up.ravel(), 0, out=mask[s[2] : s[3]])
-        np.less(state.top, tables.deck_sizes, out=mask[s[3] : s[4]])
-    affordable(tables, row, np.concatenate([state.face_up.ravel(), reserved]), out=mask[s[4] : s[6]])
-    if not mask.any():
-        mask[s[PASS]] = True  # P4: pass only when nothing else is legal
+        decks_left = bytes(map(lt, state.top.tolist(), tables.deck_size_list))
+        parts += [per_card(tables, state.face_up, tables.present), decks_left]
+    else:
+        parts.append(bytes(starts[BUY_FACE_UP] - starts[RESERVE_FACE_UP]))
+    can_pay = affordable_bytes(tables, row)
+    parts += [per_card(tables, state.face_up, can_pay), per_card(tables, reserved, can_pay)]
+    body = b"".join(parts) + bytes(starts[PASS] - starts[RETURN_KIND])
+    return np.frombuffer(body + (b"\x00" if b"\x01" in body else b"\x01"), dtype=bool)
 
 
-def official_take_mask(config: SplendorConfig, tables: ActionTables, supply: np.ndarray) -> np.ndarray:
-    """Official token actions legal with this supply (P1 take-different; take-same from ``take_same_min``),
-    cached per supply in ``tables.take_cache``."""
+def official_take_bytes(config: SplendorConfig, tables: ActionTables, supply: np.ndarray) -> bytes:
+    """Official token actions legal with this supply, one byte each (P1 take-different; take-same from
+    ``take_same_min``), cached per supply in ``tables.take_cache``."""
     key = supply.tobytes()
     cached = tables.take_cache.get(key)
     if cached is None:
         stacks = supply.tolist()[:5]
         bits = sum(1 << c for c in range(5) if stacks[c] >= config.take_different_amount)
         same = [count >= max(config.take_same_min, config.take_same_amount) for count in stacks]
-        cached = np.concatenate([tables.combo_mask[bits], np.array(same, dtype=bool)])
-        _remember(tables, key, cached)
+        cached = tables.combo_mask[bits].tobytes() + bytes(same)
+        if len(tables.take_cache) * (len(cached) + 150) < TAKE_CACHE_BYTES:
+            tables.take_cache[key] = cached
     return cached
 
 
-def _remember(tables: ActionTables, key: bytes, takes: np.ndarray) -> None:
-    """Keep a token mask while the cache stays within :data:`TAKE_CACHE_BYTES`."""
-    if len(tables.take_cache) * (len(takes) + 150) < TAKE_CACHE_BYTES:
-        tables.take_cache[key] = takes
-
-
+# -- Rinascimento's token mask (R5, R6) ---------------------------------------------------------
 def rinascimento_take_mask(config: SplendorConfig, tables: ActionTables, supply: np.ndarray,
                            row: np.ndarray) -> np.ndarray:  # fmt: skip
     """Legal token patterns under ``PickDifferentCoins`` / ``PickSameCoins.canPerform`` (docs/rules/rules.md R5, R6).
@@ -158,25 +209,85 @@ def rinascimento_take_mask(config: SplendorConfig, tables: ActionTables, supply:
     what brings an overflowing total back to ``max_tokens`` (nothing otherwise). Take-different: at most
     ``min(take_different_count, non-empty stacks)`` colours and some token on the table. Take-same: the
     stack holds ``take_same_min``; without overflow exactly ``min(take_same_amount, max_tokens - held)``.
+    The conditions are split by what they read (:func:`fits_colour`, :func:`fits_held`, :func:`fits_limit`),
+    so that the mask can also be read from tables of them (:func:`rinascimento_take_bytes`).
     """
-    stacks, held, cap = supply[:5], int(row[:6].sum()), config.max_tokens
-    ok = (tables.take <= stacks).all(axis=1) & (tables.give <= row[:5]).all(axis=1)
-    ok &= tables.give_total == np.maximum(held + tables.take_total - cap, 0)
-    limit = min(config.take_different_count, int((stacks > 0).sum()))
-    different = (tables.take_count <= limit) & (limit > 0)
+    stacks, tokens = supply[:5].tolist(), row[:5].tolist()
+    limit = min(config.take_different_count, sum(1 for stack in stacks if stack > 0))
+    ok = fits_held(config, tables, int(row[:6].sum())) & fits_limit(tables, limit)
+    for colour in range(5):
+        ok &= fits_colour(config, tables, colour, stacks[colour], tokens[colour])
+    return ok
+
+
+def fits_colour(config: SplendorConfig, tables: ActionTables, colour: int, stack: int, tokens: int) -> np.ndarray:
+    """Patterns that take at most ``stack`` and give back at most the player's ``tokens`` of ``colour``; a
+    take-same of ``colour`` also needs ``take_same_min`` in its stack."""
+    ok = (tables.take[:, colour] <= stack) & (tables.give[:, colour] <= tokens)
+    if stack < config.take_same_min:
+        ok &= ~(tables.is_same & (tables.same_colour == colour))
+    return ok
+
+
+def fits_held(config: SplendorConfig, tables: ActionTables, held: int) -> np.ndarray:
+    """Patterns a player holding ``held`` tokens (gold included) may play: a take that overflows ``max_tokens``
+    gives back exactly the excess, any other gives nothing back; a take-same that does not overflow takes
+    exactly ``min(take_same_amount, max_tokens - held)``."""
+    cap = config.max_tokens
+    ok = tables.give_total == np.maximum(held + tables.take_total - cap, 0)
     overflow = held + tables.take_total > cap
-    same = (stacks[tables.same_colour] >= config.take_same_min) & (
-        overflow | (tables.take_total == min(config.take_same_amount, cap - held)))  # fmt: skip
-    return ok & np.where(tables.is_same, same, different)
+    return ok & (~tables.is_same | overflow | (tables.take_total == min(config.take_same_amount, cap - held)))
+
+
+def fits_limit(tables: ActionTables, limit: int) -> np.ndarray:
+    """Patterns playable when ``limit = min(take_different_count, non-empty stacks)``: a take-different takes
+    at most ``limit`` colours and needs a token on the table (``limit > 0``); every take-same passes."""
+    return tables.is_same | ((tables.take_count <= limit) & (limit > 0))
+
+
+@lru_cache(maxsize=8)
+def token_factors(config: SplendorConfig) -> TokenFactors:
+    """:class:`~boardenvs.games.splendor.tables.TokenFactors` of a Rinascimento config: :func:`fits_colour`,
+    :func:`fits_held` and :func:`fits_limit` for every value they tell apart."""
+    tables = tables_for(config)
+    most_stack = max(int(tables.take.max()), config.take_same_min)  # larger stacks pass the same patterns
+    most_tokens = int(tables.give.max())  # so do larger hands
+    reads = [(stack, tokens) for stack in range(most_stack + 1) for tokens in range(most_tokens + 1)]
+    return TokenFactors(
+        by_colour=tuple(
+            tuple(byte_flags(fits_colour(config, tables, colour, *read)) for read in reads) for colour in range(5)
+        ),
+        by_held=tuple(byte_flags(fits_held(config, tables, held)) for held in range(config.max_tokens + 1)),
+        by_limit=tuple(byte_flags(fits_limit(tables, limit)) for limit in range(config.take_different_count + 1)),
+        max_stack_read=most_stack,
+        max_tokens_read=most_tokens,
+        num_patterns=len(tables.take),
+    )
+
+
+def rinascimento_take_bytes(config: SplendorConfig, factors: TokenFactors, supply: list[int], row: list[int]
+                            ) -> bytes:  # fmt: skip
+    """:func:`rinascimento_take_mask` as one byte per token action, from the tables of its conditions."""
+    held = sum(row[:6])
+    if held > config.max_tokens:  # never in play (a take stops at the cap); the direct test
+        tables = tables_for(config)
+        return rinascimento_take_mask(config, tables, np.array(supply), np.array(row)).tobytes()
+    limit = min(config.take_different_count, 5 - supply[:5].count(0))
+    fits = factors.by_held[held] & factors.by_limit[limit]
+    most_stack, most_tokens = factors.max_stack_read, factors.max_tokens_read
+    for by_colour, stack, tokens in zip(factors.by_colour, supply, row):  # (conditional clamps: faster than min)
+        stack = stack if stack < most_stack else most_stack
+        fits &= by_colour[stack * (most_tokens + 1) + (tokens if tokens < most_tokens else most_tokens)]
+    return fits.to_bytes(factors.num_patterns, "little")
 
 
 # -- tokens -------------------------------------------------------------------------------------
 def take_pattern(tables: ActionTables, state: SplendorState, index: int, out: list[Event]) -> None:
     """Token pattern ``index`` (``PickCoins.perform``): per colour, take from or give back to the table."""
     player, tick = state.current_player, state.ply
-    delta = tables.deltas[index]
-    state.supply[:5] -= delta
-    state.players[player, :5] += delta
+    to_supply, to_player = tables.token_moves[index]
+    state.supply += to_supply
+    state.players[player] += to_player
     for colour, amount in tables.delta_items[index]:
         if amount > 0:
             out.append(Event(tick, player, ev.DECREASE_TOKENS, amount, colour))
@@ -216,7 +327,7 @@ def _give_reserve_gold(config: SplendorConfig, state: SplendorState, out: list[E
     player = state.current_player
     if state.supply[GOLD] <= 0:
         return
-    if config.rinascimento and state.players[player, :6].sum() >= config.max_tokens:
+    if config.rinascimento and sum(state.players[player].tolist()[:6]) >= config.max_tokens:
         return  # R7: no gold beyond the cap, and no discard
     state.supply[GOLD] -= 1
     state.players[player, GOLD] += 1
@@ -226,7 +337,7 @@ def _give_reserve_gold(config: SplendorConfig, state: SplendorState, out: list[E
 
 def _add_reserve(state: SplendorState, card: int, hidden: bool) -> int:
     player = state.current_player
-    slot = int(np.flatnonzero(state.reserved[player] < 0)[0])
+    slot = state.reserved[player].tolist().index(-1)
     state.reserved[player, slot] = card
     state.hidden[player, slot] = hidden
     return slot
@@ -269,10 +380,13 @@ def payment(tables: ActionTables, row: list[int], card: int, plan: tuple[int, ..
     Per colour the player owes ``max(cost - bonus, 0)``; coloured tokens pay first, up to what it holds, less
     the ``plan`` golds it chose to spend instead (gold replaces any gem, official FAQ); gold pays the rest.
     """
-    cost = tables.costs[card]
-    owed = [max(cost[c] - row[6 + c], 0) for c in range(5)]
-    coloured = [min(owed[c], row[c]) - plan[c] for c in range(5)]
-    return coloured, [owed[c] - coloured[c] for c in range(5)]
+    coloured, gold = [0] * 5, [0] * 5
+    for colour, (cost, bonus, tokens, planned) in enumerate(zip(tables.costs[card], row[BONUSES], row, plan)):
+        owed = cost - bonus
+        if owed > 0:
+            coloured[colour] = min(owed, tokens) - planned
+            gold[colour] = owed - coloured[colour]
+    return coloured, gold
 
 
 def gold_options(tables: ActionTables, state: SplendorState, card: int, plan: tuple[int, ...]) -> list[int]:
@@ -379,16 +493,17 @@ def settle(tables: ActionTables, config: SplendorConfig, state: SplendorState, p
         _settle_rinascimento(tables, config, state, passed, out)
         return
     player = state.current_player
-    if state.phase != NOBLE and state.players[player, :6].sum() > config.max_tokens:
-        state.phase = RETURN
-        return
     if state.phase != NOBLE:
-        eligible = eligible_nobles(tables, state, player)
+        row = state.players[player].tolist()
+        if sum(row[:6]) > config.max_tokens:
+            state.phase = RETURN
+            return
+        eligible = _eligible(tables, row, state.nobles)
         if len(eligible) > 1:
             state.phase = NOBLE
             return
         if len(eligible) == 1:
-            take_noble(tables, state, player, int(eligible[0]), out)
+            take_noble(tables, state, player, eligible[0], out)
     state.phase = MAIN
     end_turn(config, state, passed)
 
@@ -397,13 +512,13 @@ def _settle_rinascimento(tables: ActionTables, config: SplendorConfig, state: Sp
                          out: list[Event]) -> None:  # fmt: skip
     """R9: every player, in seat order from the start player, takes the first eligible noble in table
     order (at most one each); R1: the game ends at once when someone has ``points_to_end``."""
-    n = config.num_players
+    n, rows = config.num_players, state.players.tolist()  # (a noble changes no one's bonuses or cards)
     for offset in range(n):
         player = (state.first_player + offset) % n
-        eligible = eligible_nobles(tables, state, player)
-        if len(eligible):
-            take_noble(tables, state, player, int(eligible[0]), out)
-    if state.players[:, POINTS].max() >= config.points_to_end:
+        eligible = _eligible(tables, rows[player], state.nobles)
+        if eligible:
+            take_noble(tables, state, player, eligible[0], out)
+    if max(state.players[:, POINTS].tolist()) >= config.points_to_end:
         state.current_player = TERMINAL
         return
     state.phase = MAIN

@@ -8,6 +8,7 @@ its ``PickDifferentCoins`` / ``PickSameCoins`` may accept (docs/rules/rules.md R
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement, product
@@ -26,6 +27,12 @@ KINDS = ("take_different", "take_same", "reserve_face_up", "reserve_deck", "buy_
 Pattern = tuple[tuple[int, ...], tuple[int, ...], bool, str]
 """``(take per colour, give per colour, is take-same, notation)`` of one token action."""
 
+LANE_BITS = 16
+"""Bits per card in the affordability integers (:attr:`ActionTables.shortfall`)."""
+LOW_BYTE = 0 if sys.byteorder == "little" else 1
+"""Offset of the low byte of a native ``int16`` in ``ndarray.tobytes()``: ``tobytes()[LOW_BYTE::2]`` reads the
+low byte of every card id, so ids 0..254 read as themselves and an empty slot (-1) as 255."""
+
 
 @dataclass(frozen=True, eq=False)
 class ActionTables:
@@ -40,14 +47,27 @@ class ActionTables:
         is_same: ``bool[T]`` take-same patterns; ``same_colour``: ``int16[T]`` their colour (0 otherwise).
         take_names: notation of each token action.
         deltas: ``int16[T, 5]`` net change of the player's tokens (``take - give``); ``delta_items``: its
-            non-zero ``(colour, amount)`` pairs per token action (the events to record).
+            non-zero ``(colour, amount)`` pairs per token action (the events to record); ``token_moves``: per token
+            action the change of the supply (``int16[6]``) and of the player's ``players`` row (``int16[14]``).
         costs, bonuses, points: per card id, plain-Python copies of the card table (fast scalar reads).
         combos: colour tuples of the official take-different actions (sizes 1..take_different_count).
         combo_mask: ``bool[32, C]`` official legal take-different actions by bitmask of available colours (P1).
         cards: the card table of the config.
-        deck_sizes: ``int16[3]`` cards per level deck.
+        deck_sizes: ``int16[3]`` cards per level deck; ``deck_size_list`` the same as Python ints.
         min_noble_total: the smallest total requirement of a noble (fewer bonuses never qualify).
-        take_cache: token-action masks by position bytes, filled by ``rules`` (a pure function of the key).
+        noble_reqs: per noble id, its requirement in bonuses as a Python tuple (fast scalar reads).
+        card_slots: the length of a per-card byte table: one byte per card id and a last one for an empty slot
+            (-1), at least 256 so that a table is a ``bytes.translate`` table when ``byte_ids``.
+        byte_ids: card ids fit in a byte with 255 left for the empty slot (every shipped deck): the mask reads a
+            row of card ids as bytes (``LOW_BYTE``) and maps it through a per-card table with ``bytes.translate``.
+        present: per-card byte table: 1 for every id, 0 for the empty slot.
+        shortfall: ``shortfall[c][p]``: every card's ``max(cost[c] - p, 0)`` for a player with ``p`` tokens plus
+            bonuses of colour ``c``, as one int with card ``i`` in bits ``16i..16i+15`` (:func:`lanes`); ``p`` runs
+            up to the colour's largest cost (beyond it nothing is short). Adding one entry per colour adds the
+            shortfalls of every card at once (``rules.affordable_bytes``).
+        card_lanes: 1 in the lane of every card (:func:`lanes`), 0 in the other lanes.
+        take_cache: official token-action masks (bytes) by supply bytes, filled by ``rules`` (a pure function of
+            the key).
     """
 
     starts: tuple[int, ...]
@@ -63,6 +83,7 @@ class ActionTables:
     take_names: tuple[str, ...]
     deltas: np.ndarray
     delta_items: tuple[tuple[tuple[int, int], ...], ...]
+    token_moves: tuple[tuple[np.ndarray, np.ndarray], ...]
     costs: tuple[tuple[int, ...], ...]
     bonuses: tuple[int, ...]
     points: tuple[int, ...]
@@ -70,8 +91,15 @@ class ActionTables:
     combo_mask: np.ndarray
     cards: CardTable
     deck_sizes: np.ndarray
+    deck_size_list: tuple[int, ...]
     min_noble_total: int
-    take_cache: dict[bytes, np.ndarray] = field(default_factory=dict)
+    noble_reqs: tuple[tuple[int, ...], ...]
+    card_slots: int
+    byte_ids: bool
+    present: bytes
+    shortfall: tuple[tuple[int, ...], ...]
+    card_lanes: int
+    take_cache: dict[bytes, bytes] = field(default_factory=dict)
 
     @property
     def num_actions(self) -> int:
@@ -81,6 +109,63 @@ class ActionTables:
         """The id range of ``kind``."""
         index = KINDS.index(kind)
         return slice(self.starts[index], self.starts[index + 1])
+
+
+@dataclass(frozen=True, eq=False)
+class TokenFactors:
+    """Rinascimento's token mask (R5, R6) split by what each of its conditions reads, for every value it can read.
+
+    Each entry is an int with one byte per token action, 1 where the pattern meets that condition
+    (:func:`byte_flags`); the mask of a position is the AND of one entry of each table
+    (``rules.rinascimento_take_bytes``). Built once per config by ``rules.token_factors`` from the conditions of
+    ``rules.rinascimento_take_mask``, so the rule itself is written only there.
+
+    Attributes:
+        by_colour: ``by_colour[c][s * (max_tokens_read + 1) + t]``: the condition on colour ``c`` with ``s`` tokens
+            in its stack and ``t`` in the player's hand (``rules.fits_colour``).
+        by_held: ``by_held[h]``: the condition on the ``h`` tokens the player holds, 0..max_tokens
+            (``rules.fits_held``).
+        by_limit: ``by_limit[k]``: the condition on ``k = min(take_different_count, non-empty stacks)``
+            (``rules.fits_limit``).
+        max_stack_read, max_tokens_read: the largest stack and hand sizes the conditions tell apart (larger ones
+            read the same entry).
+        num_patterns: the number of token actions (bytes of the mask).
+    """
+
+    by_colour: tuple[tuple[int, ...], ...]
+    by_held: tuple[int, ...]
+    by_limit: tuple[int, ...]
+    max_stack_read: int
+    max_tokens_read: int
+    num_patterns: int
+
+
+def byte_flags(flags: np.ndarray) -> int:
+    """An int whose byte ``i`` is 1 where ``flags[i]`` is true (ANDing two ints ANDs the flags byte by byte)."""
+    return int.from_bytes(np.asarray(flags, dtype=np.uint8).tobytes(), "little")
+
+
+def lanes(values: np.ndarray) -> int:
+    """An int with ``values[i]`` (0..2**15-1) in bits ``16i..16i+15``: adding two ints adds lane by lane."""
+    return int.from_bytes(np.asarray(values, dtype="<u2").tobytes(), "little")
+
+
+def _shortfall(cards: CardTable, slots: int) -> tuple[tuple[int, ...], ...]:
+    """:attr:`ActionTables.shortfall` of ``cards`` in ``slots`` lanes (the sentinel row is not a card)."""
+    tables = []
+    for colour in range(5):
+        cost = np.zeros(slots, dtype=np.int64)
+        cost[: cards.num_cards] = cards.cost[:-1, colour]
+        tables.append(tuple(lanes(np.maximum(cost - power, 0)) for power in range(int(cost.max()) + 1)))
+    return tuple(tables)
+
+
+def _token_move(delta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:attr:`ActionTables.token_moves` of a token action whose net change of the player's tokens is ``delta``."""
+    to_supply, to_player = np.zeros(6, dtype=np.int16), np.zeros(14, dtype=np.int16)
+    to_supply[:5], to_player[:5] = -delta, delta
+    to_supply.flags.writeable = to_player.flags.writeable = False  # shared by every state
+    return to_supply, to_player
 
 
 def _letters(vector: tuple[int, ...]) -> str:
@@ -173,6 +258,7 @@ def tables_for(config: SplendorConfig) -> ActionTables:
     give = np.array([p[1] for p in patterns], dtype=np.int16).reshape(-1, 5)
     is_same = np.array([p[2] for p in patterns], dtype=bool)
     cards = card_table(config.deck, config.cards_file, config.nobles_file)
+    card_slots = max(cards.num_cards + 1, 256)
     return ActionTables(
         starts=starts,
         kind=np.concatenate([np.full(size, k, dtype=np.int8) for k, size in enumerate(sizes)]),
@@ -187,6 +273,7 @@ def tables_for(config: SplendorConfig) -> ActionTables:
         take_names=tuple(p[3] for p in patterns),
         deltas=take - give,
         delta_items=tuple(tuple((c, v) for c, v in enumerate(row) if v) for row in (take - give).tolist()),
+        token_moves=tuple(_token_move(delta) for delta in take - give),
         costs=tuple(tuple(row) for row in cards.cost.tolist()),
         bonuses=tuple(cards.bonus.tolist()),
         points=tuple(cards.points.tolist()),
@@ -194,7 +281,14 @@ def tables_for(config: SplendorConfig) -> ActionTables:
         combo_mask=_combo_mask(combos, config.take_different_count),
         cards=cards,
         deck_sizes=np.array([len(ids) for ids in cards.by_level], dtype=np.int16),
+        deck_size_list=tuple(len(ids) for ids in cards.by_level),
         min_noble_total=int(cards.noble_req.sum(axis=1).min()),
+        noble_reqs=tuple(tuple(row) for row in cards.noble_req.tolist()),
+        card_slots=card_slots,
+        byte_ids=card_slots == 256,
+        present=b"\x01" * (card_slots - 1) + b"\x00",
+        shortfall=_shortfall(cards, card_slots),
+        card_lanes=lanes(np.arange(card_slots) < cards.num_cards),
     )
 
 
