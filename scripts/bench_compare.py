@@ -87,7 +87,7 @@ def compare(before_tree: Path, after_tree: Path, args: Args) -> list[Row]:
                     getattr(rows.setdefault(name, Row(name)), side).append(rate)
             bar.update(1)
     bar.close()
-    return list(rows.values())
+    return [row for row in rows.values() if row.before and row.after]  # a row only one tree's bench has is dropped
 
 
 def table(rows: list[Row]) -> str:

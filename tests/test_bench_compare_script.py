@@ -38,3 +38,15 @@ def test_the_table_gives_medians_the_ratio_and_its_range() -> None:
 def test_rounds_must_be_positive() -> None:
     with pytest.raises(ValueError, match="rounds must be >= 1"):
         main(Args(rounds=0))
+
+
+def test_a_row_only_one_tree_measures_is_left_out(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    from scripts import bench_compare
+
+    def fake_rates(tree, args, out):
+        rates = {"g forward model": 10.0 if tree.name == "before" else 20.0}
+        return rates if tree.name == "before" else {**rates, "g new row": 5.0}
+
+    monkeypatch.setattr(bench_compare, "bench_rates", fake_rates)
+    rows = bench_compare.compare(tmp_path / "before", tmp_path / "after", Args(rounds=2, progress=False))
+    assert [row.name for row in rows] == ["g forward model"] and rows[0].ratio == pytest.approx(2.0)

@@ -11,6 +11,7 @@ from boardenvs.core import check_choice, check_int
 MIN_BOARD_SIZE = 2
 MAX_BOARD_SIZE = 26  # columns are named by letters a..z
 MAX_SHEEP = 64
+MAX_PLAYERS = 4
 
 
 def _check_bool(name: str, value: object) -> None:
@@ -45,7 +46,7 @@ class BattleSheepConfig:
 
     def __post_init__(self) -> None:
         check_int("board_size", self.board_size, MIN_BOARD_SIZE, MAX_BOARD_SIZE)
-        check_int("num_players", self.num_players, 2, 4)
+        check_int("num_players", self.num_players, 2, MAX_PLAYERS)
         check_int("field_size", self.field_size, int(self.num_players), int(self.board_size) ** 2)
         check_int("sheep_per_player", self.sheep_per_player, 1, MAX_SHEEP)
         for name in ("teams", "hidden_counts", "restricted_splits"):

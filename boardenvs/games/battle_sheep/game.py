@@ -7,24 +7,27 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from boardenvs.core import TERMINAL, Game, GameSpec
-from boardenvs.games.battle_sheep.config import BattleSheepConfig
+from boardenvs.games.battle_sheep.config import MAX_PLAYERS, BattleSheepConfig
 from boardenvs.games.battle_sheep.observation import observation_fields, observe
 from boardenvs.games.battle_sheep.reasons import illegal_reason
 from boardenvs.games.battle_sheep.render import render_rgb, to_text
 from boardenvs.games.battle_sheep.rules import (
     RANK_POINTS,
+    can_place,
+    can_split,
     generate_field,
     has_move,
-    movable_cells,
     next_player,
-    open_directions,
     placement_cells,
     rank_points,
     region_score,
     slide_end,
+    split_ids,
+    split_sizes,
+    with_stack,
 )
 from boardenvs.games.battle_sheep.state import FREE, NONFIELD, BattleSheepState
-from boardenvs.games.battle_sheep.tables import DIRECTION_NAMES, cell_name, parse_cell, tables_for
+from boardenvs.games.battle_sheep.tables import DIRECTION_NAMES, cell_name, parse_cell, split_tables, tables_for
 
 MAX_RESAMPLES = 100_000
 """Draws ``determinize`` tries for the mover's stack sizes. A draw succeeds with probability at least
@@ -128,7 +131,8 @@ class BattleSheep(Game[BattleSheepState, Move]):
         config: BattleSheepConfig = self.config
         self.tables = tables_for(config.board_size)
         self.cells, self.splits = self.tables.cells, config.sheep_per_player - 1
-        self._split_sizes = np.arange(1, config.sheep_per_player)
+        sizes = tuple(split_sizes(count, config.restricted_splits) for count in range(config.sheep_per_player + 1))
+        self.split_tables = split_tables(config.board_size, sizes)
         around = self.tables.orthogonal
         if config.border_neighbourhood == 8:
             around = np.concatenate([around, self.tables.diagonal])
@@ -154,7 +158,8 @@ class BattleSheep(Game[BattleSheepState, Move]):
     def initial_state(self, rng: np.random.Generator) -> BattleSheepState:
         """A new random field, nobody placed yet, player 0 (or the first who can place) to move."""
         owner = generate_field(self.tables, self.config.field_size, rng)
-        state = BattleSheepState(owner, np.zeros(self.cells + 1, dtype=np.int16), 0, 0)
+        counts = np.zeros(self.cells + 1, dtype=np.int16)
+        state = BattleSheepState(owner, counts, 0, 0, stacks=((),) * MAX_PLAYERS)
         state.current_player = self._next(state, self.config.num_players - 1)
         return state
 
@@ -164,42 +169,40 @@ class BattleSheep(Game[BattleSheepState, Move]):
             return mask
         if self.in_placement(state):
             mask[: self.cells] = placement_cells(self.tables, state.owner, self.config.border_neighbourhood)
-            return mask
-        cells = movable_cells(self.tables, state, state.current_player)
-        open_ = open_directions(self.tables, state.owner, cells).T  # (len(cells), 8)
-        moves = mask[self.cells :].reshape(self.cells, 8, self.splits)
-        moves[cells] = open_[:, :, None] & self._split_ok(state.counts[cells])[:, None, :]
+        else:
+            mask[self.legal_actions(state)] = True
         return mask
 
-    def _split_ok(self, counts: np.ndarray) -> np.ndarray:
-        """``bool[len(counts), S - 1]``: which group sizes may leave stacks of these sizes."""
-        sizes, counts = self._split_sizes[None, :], counts[:, None]
-        ok = sizes < counts
-        if self.config.restricted_splits:
-            ok &= (sizes == 1) | (sizes == counts // 2) | (sizes == counts - 1)
-        return ok
+    def legal_actions(self, state: BattleSheepState) -> np.ndarray:
+        """Sorted ids of the legal actions, listed directly (not from the mask): the free border cells while
+        placing, else every legal split of the mover's stacks (``rules.split_ids``)."""
+        if state.current_player == TERMINAL:
+            return np.zeros(0, dtype=np.int64)
+        if self.in_placement(state):
+            return np.flatnonzero(placement_cells(self.tables, state.owner, self.config.border_neighbourhood))
+        owner, counts, cells = memoryview(state.owner), memoryview(state.counts), state.stacks[state.current_player]
+        return np.array(split_ids(self.split_tables, owner, counts, cells), dtype=np.int64)
 
     def is_legal(self, state: BattleSheepState, action: int) -> bool:
         """Whether the int ``action`` is legal (False when terminal or out of range), without the mask."""
         if state.current_player == TERMINAL or not 0 <= action < self._num_actions:
             return False
         if action < self.cells:
-            return self.in_placement(state) and self._can_place(state, action)
-        return not self.in_placement(state) and self._can_split(state, self.decode(state, action))
+            return self.in_placement(state) and can_place(self._around[action], state.owner, action)
+        return not self.in_placement(state) and can_split(self.tables, self.split_tables, state, *self._split(action))
 
     def _apply(self, state: BattleSheepState, action: int) -> BattleSheepState:
         """Place the starting stack, or split a stack and slide the group; then the next player who can act."""
-        new = state.copy()
-        player = state.current_player
+        player, placed = state.current_player, state.placed
+        owner, counts = state.owner.copy(), state.counts.copy()
         if action < self.cells:
-            new.owner[action], new.counts[action] = player + 1, self.config.sheep_per_player
-            new.placed += 1
+            cell, group, placed = action, self.config.sheep_per_player, placed + 1
         else:
-            move = self.decode(state, action)
-            end = slide_end(self.tables, state.owner, move.cell, move.direction)
-            new.counts[move.cell] -= move.split
-            new.owner[end], new.counts[end] = player + 1, move.split
-        new.ply += 1
+            source, direction, group = self._split(action)
+            cell = slide_end(self.tables, memoryview(owner), source, direction)
+            counts[source] -= group
+        owner[cell], counts[cell] = player + 1, group
+        new = BattleSheepState(owner, counts, placed, player, state.ply + 1, with_stack(state.stacks, player, cell))
         new.current_player = self._next(new, player)
         return new
 
@@ -294,7 +297,9 @@ class BattleSheep(Game[BattleSheepState, Move]):
         """The state of a course board with ``current_player`` (our id 0..p-1) to move.
 
         It is in the placement phase, with ``placed = current_player``, when the player to move owns no
-        cell; else in the move phase. ``ply`` is reconstructed as placements plus splits made.
+        cell; else in the move phase. ``ply`` is reconstructed as placements plus splits made. ``ValueError``
+        when the boards disagree, name an unknown player or hold a stack above ``sheep_per_player`` (which
+        no game reaches, and which the action encoding cannot split).
         """
         n, p = self.config.board_size, self.config.num_players
         owner = np.full(self.cells + 1, NONFIELD, dtype=np.int8)
@@ -304,6 +309,8 @@ class BattleSheep(Game[BattleSheepState, Move]):
         occupied = owner[: self.cells] > FREE
         if owner.min() < NONFIELD or owner.max() > p or np.any(occupied != (counts[: self.cells] > 0)):
             raise ValueError("mapStat/sheepStat disagree or name an unknown player")
+        if counts.max() > self.config.sheep_per_player:
+            raise ValueError(f"sheepStat has a stack above sheep_per_player={self.config.sheep_per_player}")
         placing = current_player >= 0 and not np.any(owner == current_player + 1)
         placed = current_player if placing else p
         stacks = [int(np.sum(owner == k + 1)) for k in range(p)]
@@ -316,9 +323,13 @@ class BattleSheep(Game[BattleSheepState, Move]):
         del state
         if action < self.cells:
             return Move("place", int(action))
-        rest, split = divmod(int(action) - self.cells, self.splits)
+        return Move("move", *self._split(int(action)))
+
+    def _split(self, action: int) -> tuple[int, int, int]:
+        """``(cell, direction, split)`` of the split action id ``action`` (``>= cells``)."""
+        rest, split = divmod(action - self.cells, self.splits)
         cell, direction = divmod(rest, 8)
-        return Move("move", cell, direction, split + 1)
+        return cell, direction, split + 1
 
     def encode(self, state: BattleSheepState, move: Move) -> int:
         """The action id of ``move`` (whatever ``state``); ``ValueError`` if no id means that move."""
@@ -370,18 +381,3 @@ class BattleSheep(Game[BattleSheepState, Move]):
     def _next(self, state: BattleSheepState, after: int) -> int:
         c = self.config
         return next_player(self.tables, state, c.num_players, c.border_neighbourhood, after)
-
-    def _can_place(self, state: BattleSheepState, cell: int) -> bool:
-        """``cell`` is a free border cell (``rules.placement_cells``, for one cell)."""
-        owner = state.owner
-        return bool(owner[cell] == FREE) and any(owner[other] == NONFIELD for other in self._around[cell])
-
-    def _can_split(self, state: BattleSheepState, move: Move) -> bool:
-        """The mover's stack on ``move.cell`` may send ``move.split`` sheep towards a free first cell."""
-        cell, split = move.cell, move.split
-        count = int(state.counts[cell])
-        if state.owner[cell] != state.current_player + 1 or split >= count:
-            return False
-        if state.owner[self.tables.step[move.direction, cell]] != FREE:
-            return False
-        return not self.config.restricted_splits or split in (1, count // 2, count - 1)

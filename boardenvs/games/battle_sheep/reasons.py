@@ -125,8 +125,7 @@ def _blocked(game: BattleSheep, state: BattleSheepState, move: Move) -> str:
 
 def _allowed_sizes(game: BattleSheep, count: int) -> list[int]:
     """The group sizes that may leave a stack of ``count`` sheep."""
-    ok = game._split_ok(np.array([count]))[0]
-    return [int(m) + 1 for m in np.flatnonzero(ok)]
+    return list(game.split_tables.sizes[count])
 
 
 def _sizes_text(sizes: list[int]) -> str:

@@ -6,6 +6,8 @@ import struct
 
 import numpy as np
 
+from boardenvs.games.battle_sheep.config import MAX_PLAYERS
+
 NONFIELD = -1
 """``owner`` value of a cell outside the playing field (and of the sentinel cell)."""
 FREE = 0
@@ -24,12 +26,22 @@ class BattleSheepState:
         ply: actions played so far.
         truncated: True only when the base's move cap ended the game, which play from ``initial_state``
             never reaches (every game ends by its rules within ``spec.max_game_length``).
+        stacks: ``stacks[k]``: the cells player ``k`` occupies, ascending (4 entries, whatever the number of
+            players). It is ``owner`` indexed by player, kept by ``BattleSheep.apply`` so that finding a
+            player's stacks does not scan the board; derived from ``owner`` when not given. Stack sizes are
+            not in it, so changing ``counts`` (as ``determinize`` does on a copy) keeps it right.
     """
 
-    __slots__ = ("owner", "counts", "placed", "current_player", "ply", "truncated")
+    __slots__ = ("owner", "counts", "placed", "current_player", "ply", "truncated", "stacks")
 
     def __init__(
-        self, owner: np.ndarray, counts: np.ndarray, placed: int, current_player: int, ply: int = 0
+        self,
+        owner: np.ndarray,
+        counts: np.ndarray,
+        placed: int,
+        current_player: int,
+        ply: int = 0,
+        stacks: tuple[tuple[int, ...], ...] | None = None,
     ) -> None:
         self.owner = owner
         self.counts = counts
@@ -37,10 +49,14 @@ class BattleSheepState:
         self.current_player = current_player
         self.ply = ply
         self.truncated = False
+        if stacks is None:
+            stacks = tuple(tuple(np.flatnonzero(owner == k + 1).tolist()) for k in range(MAX_PLAYERS))
+        self.stacks = stacks
 
     def copy(self) -> BattleSheepState:
-        """An equal, independent state."""
-        new = BattleSheepState(self.owner.copy(), self.counts.copy(), self.placed, self.current_player, self.ply)
+        """An equal, independent state (``stacks`` is an immutable tuple, so it is shared)."""
+        owner, counts = self.owner.copy(), self.counts.copy()
+        new = BattleSheepState(owner, counts, self.placed, self.current_player, self.ply, self.stacks)
         new.truncated = self.truncated
         return new
 

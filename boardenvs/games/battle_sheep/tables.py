@@ -32,6 +32,10 @@ class Tables:
         rays: ``rays[cell][direction]``: the cells along the ray, nearest first.
         orthogonal: ``int32[4, cells]`` 4-neighbours, sentinel off the board.
         diagonal: ``int32[4, cells]`` diagonal neighbours, sentinel off the board.
+        neighbours: ``neighbours[cell]``: ``step[:, cell]`` as Python ints (a cell's column of ``step``), for the
+            engine's per-move loops, where reading a tuple is much cheaper than indexing a numpy array.
+        orthogonal_cells: ``orthogonal_cells[cell]``: the on-board 4-neighbours, in the row order of
+            ``orthogonal`` (the field generator adds them to its frontier in this order).
     """
 
     size: int
@@ -40,6 +44,52 @@ class Tables:
     rays: tuple[tuple[tuple[int, ...], ...], ...]
     orthogonal: np.ndarray
     diagonal: np.ndarray
+    neighbours: tuple[tuple[int, ...], ...]
+    orthogonal_cells: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class SplitTables:
+    """Lookup tables of the split moves of one variant (board size, sheep per player, restricted splits).
+
+    Attributes:
+        sizes: ``sizes[count]``: the group sizes that may leave a stack of ``count`` sheep
+            (``rules.split_sizes``), for ``count`` in ``0..S``.
+        runs: ``runs[count]``: ``sizes[count]`` minus 1 as ``(start, stop)`` runs of consecutive offsets
+            (one run, ``(0, count - 1)``, unless splits are restricted).
+        openings: ``openings[cell]``: for each direction, ``(first_id, first_cell)``: the action id of sending
+            1 sheep from ``cell`` that way, ``cells + (cell * 8 + direction) * (S - 1)`` (``BattleSheep``'s
+            encoding; sending ``m`` is ``first_id + m - 1``), and the cell that must be free for it
+            (``Tables.neighbours``).
+    """
+
+    sizes: tuple[tuple[int, ...], ...]
+    runs: tuple[tuple[tuple[int, int], ...], ...]
+    openings: tuple[tuple[tuple[int, int], ...], ...]
+
+
+@cache
+def split_tables(size: int, sizes: tuple[tuple[int, ...], ...]) -> SplitTables:
+    """The (cached) :class:`SplitTables` of a ``size x size`` board whose stacks may send ``sizes[count]`` sheep
+    (``count`` in ``0..S``, so ``S = len(sizes) - 1``)."""
+    t, stride = tables_for(size), len(sizes) - 2
+    runs = tuple(_runs([m - 1 for m in allowed]) for allowed in sizes)
+    openings = tuple(
+        tuple((t.cells + (cell * 8 + d) * stride, first) for d, first in enumerate(t.neighbours[cell]))
+        for cell in range(t.cells)
+    )
+    return SplitTables(sizes, runs, openings)
+
+
+def _runs(offsets: list[int]) -> tuple[tuple[int, int], ...]:
+    """Ascending ``offsets`` as ``(start, stop)`` runs of consecutive integers."""
+    runs: list[tuple[int, int]] = []
+    for offset in offsets:
+        if runs and runs[-1][1] == offset:
+            runs[-1] = (runs[-1][0], offset + 1)
+        else:
+            runs.append((offset, offset + 1))
+    return tuple(runs)
 
 
 def _ray(n: int, x: int, y: int, dx: int, dy: int) -> tuple[int, ...]:
@@ -66,8 +116,10 @@ def tables_for(size: int) -> Tables:
     """The (cached) tables of a ``size x size`` board."""
     rays = tuple(tuple(_ray(size, c // size, c % size, dx, dy) for dx, dy in STEPS) for c in range(size * size))
     diagonal = ((-1, -1), (-1, 1), (1, -1), (1, 1))
-    orthogonal, diagonal_table = _neighbours(size, ORTHOGONAL), _neighbours(size, diagonal)
-    return Tables(size, size * size, _neighbours(size, STEPS), rays, orthogonal, diagonal_table)
+    step, orthogonal, diagonal_table = (_neighbours(size, steps) for steps in (STEPS, ORTHOGONAL, diagonal))
+    neighbours = tuple(map(tuple, step.T.tolist()))
+    orthogonal_cells = tuple(tuple(c for c in column if c < size * size) for column in orthogonal.T.tolist())
+    return Tables(size, size * size, step, rays, orthogonal, diagonal_table, neighbours, orthogonal_cells)
 
 
 def cell_name(size: int, cell: int) -> str:
