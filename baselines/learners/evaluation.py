@@ -135,6 +135,22 @@ def read_eval_history(path: str | Path) -> EvalHistory:
     return EvalHistory(rows, partial)
 
 
+def cut_eval_history(path: str | Path, steps: int) -> tuple[list[EvalRow], list[str]]:
+    """Cut the ``eval.csv`` at ``path`` back to the rows up to ``steps`` (a resumed run's checkpoint), dropping a
+    half-written last row too; the file is rewritten only if something was dropped. Returns the kept rows and a
+    note on each thing dropped."""
+    history = read_eval_history(path)
+    kept = [row for row in history.rows if row.steps <= steps]
+    notes = []
+    if history.partial_line is not None:
+        notes.append(f"{path}: dropped the half-written row on line {history.partial_line}")
+    if len(kept) < len(history.rows):
+        notes.append(f"{path}: dropped {len(history.rows) - len(kept)} row(s) logged after step {steps}")
+    if notes:
+        write_eval_rows(path, kept)
+    return kept, notes
+
+
 def _fields(path: Path, number: int, line: bytes, what: str) -> list[str]:
     try:
         return next(csv.reader([line.decode("utf-8")]), [])
@@ -209,6 +225,7 @@ __all__ = [
     "EvalRow",
     "LEARNER_NAME",
     "append_eval_rows",
+    "cut_eval_history",
     "eval_row",
     "evaluate_against",
     "plot_learning_curve",

@@ -34,7 +34,7 @@ from typing import Any
 from baselines.agent import Agent
 from baselines.arena import evaluate_against
 from baselines.factory import agent_choices, make_agent
-from baselines.learners.evaluation import EvalRow, eval_row, plot_learning_curve, read_eval_history, write_eval_rows
+from baselines.learners.evaluation import EvalRow, cut_eval_history, eval_row, plot_learning_curve, write_eval_rows
 from baselines.learners.rllib.agent import RLlibAgent
 from baselines.learners.rllib.algorithm import (
     ILLEGAL_METRIC,
@@ -356,17 +356,10 @@ def restore_history(plan: TrainPlan) -> tuple[list[EvalRow], list[str]]:
     """The ``eval.csv`` rows up to the resumed checkpoint's step (the file rewritten if rows were dropped, a
     half-written last row too), and a note on each thing changed."""
     assert plan.resume_card is not None, "restore_history is for resumed runs"
-    steps, csv_path = plan.resume_card.steps, plan.out / "eval.csv"
-    history = read_eval_history(csv_path)
-    kept = [row for row in history.rows if row.steps <= steps]
+    steps = plan.resume_card.steps
+    kept, dropped = cut_eval_history(plan.out / "eval.csv", steps)
     notes = [f"resuming {plan.out} from {plan.resume} at step {steps} (training to {plan.target_steps})"]
-    if history.partial_line is not None:
-        notes.append(f"{csv_path}: dropped the half-written row on line {history.partial_line}")
-    if len(kept) < len(history.rows):
-        notes.append(f"{csv_path}: dropped {len(history.rows) - len(kept)} row(s) logged after step {steps}")
-    if len(kept) < len(history.rows) or history.partial_line is not None:
-        write_eval_rows(csv_path, kept)
-    return kept, notes
+    return kept, notes + dropped
 
 
 def build_algorithm(settings: RLlibSettings, plan: TrainPlan) -> Any:

@@ -37,10 +37,10 @@ from baselines.agent import Agent
 from baselines.factory import agent_choices, make_agent
 from baselines.learners.evaluation import (
     EvalRow,
+    cut_eval_history,
     eval_row,
     evaluate_against,
     plot_learning_curve,
-    read_eval_history,
     write_eval_rows,
 )
 from baselines.learners.sb3.agent import (
@@ -425,16 +425,10 @@ def restore_run(plan: TrainPlan) -> tuple[list[EvalRow], list[str]]:
     (a half-written last row dropped), no snapshot and no ``best.zip`` from after it. Returns the kept rows and
     a note on each thing changed."""
     assert plan.resume is not None, "restore_run is for resumed runs"
-    steps, csv_path = plan.resume.steps, plan.out / "eval.csv"
-    history = read_eval_history(csv_path)
-    kept = [row for row in history.rows if row.steps <= steps]
+    steps = plan.resume.steps
+    kept, dropped = cut_eval_history(plan.out / "eval.csv", steps)
     notes = [f"resuming {plan.out} from {plan.resume.path.name} at step {steps} (training to {plan.target_steps})"]
-    if history.partial_line is not None:
-        notes.append(f"{csv_path}: dropped the half-written row on line {history.partial_line}")
-    if len(kept) < len(history.rows):
-        notes.append(f"{csv_path}: dropped {len(history.rows) - len(kept)} row(s) logged after step {steps}")
-    if len(kept) < len(history.rows) or history.partial_line is not None:
-        write_eval_rows(csv_path, kept)
+    notes += dropped
     notes += _remove_models_after(plan.out, steps)
     notes += _repair_sidecars(plan.out)
     return kept, notes
