@@ -36,6 +36,7 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from boardenvs.core import Game, GameSpec, as_action, check_choice, check_int
 from boardenvs.registry import make_game
@@ -375,16 +376,30 @@ class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        action = self._legal_action(action, agent)
+        self._play(agent, self._legal_action(action, agent))
+
+    def _play(self, agent: str, action: int) -> None:
+        """Apply ``action``, already checked legal for the acting ``agent``, and settle the outcome."""
         self._cumulative_rewards[agent] = 0.0
         before = self.game_state
         self.game_state = self.game.apply(before, action)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
         self.infos = self._step_infos(before, self.game_state)
-        self._settle(agent)
-        self._accumulate_rewards()
+        if self._settle(agent):  # rewards are all 0 until the game ends: only then are they given out
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _end_with_illegal_action(self, offender: str, illegal_reward: float) -> None:
+        """End the game because ``offender`` (the acting agent) chose an illegal action, as PettingZoo's
+        ``TerminateIllegalWrapper`` does: ``illegal_reward`` to it, 0 to the others, every agent terminated and
+        truncated, the finished agents stepped out first."""
+        self._cumulative_rewards[offender] = 0.0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, True)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[offender] = float(illegal_reward)
+        self._accumulate_rewards()
+        self._deads_step_first()
 
     def _legal_action(self, action: Any, agent: str) -> int:
         if action is None:
@@ -406,25 +421,32 @@ class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
             agent: {"events": self.game.visible_events(after, events, self._player_of[agent])} for agent in self.agents
         }
 
-    def _settle(self, acting_agent: str) -> None:
-        """Select the next agent from the state, or give out the outcome if the game is over."""
+    def _settle(self, acting_agent: str) -> bool:
+        """Select the next agent from the state, or give out the outcome if the game is over (then True)."""
         state = self.game_state
         if not self.game.is_terminal(state):
             self.agent_selection = self.possible_agents[state.current_player]
-            return
+            return False
         returns = self.game.returns(state)
-        for agent in self.agents:
-            self.rewards[agent] = float(returns[self._player_of[agent]])
+        self.rewards = {agent: float(returns[self._player_of[agent]]) for agent in self.agents}
         flags = self.truncations if self.game.is_truncated(state) else self.terminations
         for agent in self.agents:
             flags[agent] = True
         following = (self._player_of[acting_agent] + 1) % len(self.possible_agents)
         self.agent_selection = self.possible_agents[following]
+        return True
 
     def last(self, observe: bool = True) -> tuple[ObsDict | None, float, bool, bool, dict[str, Any]]:
         """PettingZoo's ``last``; ``RuntimeError`` before ``reset`` or after every agent is done."""
         self._require_live_agents()
-        return super().last(observe)
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def agent_iter(self, max_iter: int = 2**63) -> Any:
         """PettingZoo's ``agent_iter``; ``RuntimeError`` before ``reset``."""
@@ -498,45 +520,102 @@ raw_env = BoardGameAEC
 """PettingZoo-style alias: ``raw_env(game_name, **kwargs)`` is the unwrapped env."""
 
 
-class CheckedOrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's ``OrderEnforcingWrapper`` (outermost, it still errors before ``reset`` and warns on a step after
-    the game) that also checks an action's type before the inner wrappers see it.
+def _forwarded(name: str, before_reset_error: bool) -> property:
+    """A read-only attribute of :class:`ClassicWrapper` read straight from the raw env (``BaseWrapper``'s
+    ``__getattr__`` would be called for it on every access); like ``OrderEnforcingWrapper``, an
+    ``AttributeError`` before ``reset`` for the attributes it guards."""
 
-    ``TerminateIllegalWrapper`` penalises illegal moves, but a value that is not an action at all is an error:
-    ``step`` raises the ``TypeError`` of :func:`boardenvs.core.as_action` (``True`` would otherwise reach the mask
-    lookup as a numpy boolean index) and the raw env's ``ValueError`` for ``None`` from an agent still playing;
-    ``last()`` after every agent is done raises ``RuntimeError`` instead of a ``KeyError``.
+    def read(self: ClassicWrapper) -> Any:
+        if before_reset_error and not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self._raw, name)
+
+    return property(read, doc=f"The raw env's ``{name}``.")
+
+
+class ClassicWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo classic's wrappers ``TerminateIllegal(-1) → AssertOutOfBounds → OrderEnforcing`` in one layer.
+
+    The behaviour is theirs, call for call: an illegal action ends the game with ``illegal_reward`` for the
+    offender and 0 for the others (``terminations`` and ``truncations`` both True, PettingZoo's illegal-move
+    warning logged); an int outside the action space fails the assertion ``"action is not in action space"``;
+    calls before ``reset`` raise PettingZoo's errors and a ``step`` after the game logs its warning. On top,
+    a value that is not an action raises the ``TypeError`` of :func:`boardenvs.core.as_action` (not a penalty),
+    ``None`` from an agent still playing the raw env's ``ValueError``, and ``last()`` after every agent is done
+    ``RuntimeError``.
+
+    Why one layer: stacked, the three wrappers cost 1.6-2.7x the raw env per step (measured in
+    ``docs/results/env_speed.md``), almost all of it ``BaseWrapper.__getattr__`` walking down the stack for
+    ``agent_selection``, ``terminations``, ... and ``TerminateIllegalWrapper`` building an observation just to
+    read its mask. Here the hot attributes are read from the raw env directly and the legality check uses the
+    raw env's mask of the current state (computed once per state). It stays an ``OrderEnforcingWrapper``, so
+    ``agent_iter`` and PettingZoo's checks that look for one keep working.
     """
 
+    agents = _forwarded("agents", True)
+    agent_selection = _forwarded("agent_selection", True)
+    rewards = _forwarded("rewards", True)
+    terminations = _forwarded("terminations", True)
+    truncations = _forwarded("truncations", True)
+    infos = _forwarded("infos", True)
+    num_agents = _forwarded("num_agents", True)
+    _cumulative_rewards = _forwarded("_cumulative_rewards", False)
+    possible_agents = _forwarded("possible_agents", False)
+    observation_spaces = _forwarded("observation_spaces", False)
+    action_spaces = _forwarded("action_spaces", False)
+
+    def __init__(self, raw: BoardGameAEC, illegal_reward: float = -1.0) -> None:
+        if not isinstance(raw, BoardGameAEC):
+            raise TypeError(f"raw must be a BoardGameAEC (boardenvs.aec.raw_env), got {type(raw).__name__}")
+        super().__init__(raw)
+        self._raw = raw
+        self._illegal_reward = float(illegal_reward)
+
     def step(self, action: Any) -> None:
-        if self._has_reset and self.agents:
-            agent = self.agent_selection
-            if action is None and not (self.terminations[agent] or self.truncations[agent]):
+        """Step the raw env, or end the game on an illegal action (see the class docstring)."""
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        raw = self._raw
+        self._has_updated = True
+        if not raw.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        agent = raw.agent_selection
+        finished = raw.terminations[agent] or raw.truncations[agent]
+        if action is None:
+            if not finished:
                 raise ValueError(f"action None is only allowed for a finished agent, but {agent} is still playing")
-            if action is not None:
-                action = as_action(action)
-        super().step(action)
+            raw.step(None)
+            return
+        action = as_action(action)
+        assert 0 <= action < raw.game.spec.num_actions, "action is not in action space"
+        if finished:
+            raw.step(action)  # the raw env's "only valid action is None" error
+        elif raw._legal_mask()[action]:
+            raw._play(agent, action)
+        else:
+            EnvLogger.warn_on_illegal_move()
+            raw._end_with_illegal_action(agent, self._illegal_reward)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        if self._has_reset and not self.agents:
-            raise RuntimeError(GAME_OVER_MESSAGE)
-        return super().last(observe)
+        """The raw env's ``last``: PettingZoo's ``AttributeError`` before ``reset``, ``RuntimeError`` after the game."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self._raw.last(observe)
 
     def __str__(self) -> str:
         return str(self.env)  # as PettingZoo's OrderEnforcingWrapper: the env's name
 
 
-def wrap_env(raw: AECEnv) -> AECEnv:
-    """Wrap a raw env like PettingZoo classic: ``TerminateIllegal(-1) → AssertOutOfBounds → OrderEnforcing``.
+def wrap_env(raw: BoardGameAEC, illegal_reward: float = -1.0) -> ClassicWrapper:
+    """Wrap a raw env like PettingZoo classic (``TerminateIllegal(-1) → AssertOutOfBounds → OrderEnforcing``), in
+    one layer: :class:`ClassicWrapper`.
 
-    With these wrappers an illegal action ends the game with -1 for the offender and 0 for the others
+    An illegal action ends the game with ``illegal_reward`` for the offender and 0 for the others
     (``terminations`` and ``truncations`` both True) instead of raising; an action out of the action space fails
-    ``AssertOutOfBounds``' assertion. The outermost layer is :class:`CheckedOrderEnforcingWrapper` (a subclass of
-    PettingZoo's), so a value of the wrong type raises ``TypeError`` as in the raw env.
+    the assertion; a value of the wrong type raises ``TypeError`` as in the raw env.
     """
-    env_ = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
-    env_ = wrappers.AssertOutOfBoundsWrapper(env_)
-    return CheckedOrderEnforcingWrapper(env_)
+    return ClassicWrapper(raw, illegal_reward)
 
 
 def env(game_name: str | None = None, **kwargs: Any) -> AECEnv:

@@ -74,11 +74,16 @@ class Opponent(Protocol):
 
 
 class RandomOpponent:
-    """Uniform over the legal actions, drawn from the env's ``np_random``."""
+    """Uniform over the legal actions, drawn from the env's ``np_random``.
+
+    ``legal[np_random.integers(len(legal))]`` draws exactly what ``np_random.choice(legal)`` draws (the same
+    stream), at a seventh of the cost.
+    """
 
     def choose(self, env: SingleAgentEnv, player: int) -> int:
         del player
-        return int(env.np_random.choice(np.flatnonzero(env.legal_mask())))
+        legal = np.flatnonzero(env.legal_mask())
+        return int(legal[env.np_random.integers(len(legal))])
 
 
 class AgentOpponent:
@@ -222,7 +227,7 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
         self._done = False
         if self.render_mode == "human":
             self.render()
-        return self._observation(), self._info()
+        return self._observation_and_info()
 
     def step(self, action: Any) -> tuple[ObsDict, float, bool, bool, dict]:
         """Play the learner's ``action``, then the opponents' moves until the learner's turn or the end.
@@ -247,7 +252,8 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
         self._done = terminal
         if self.render_mode == "human":
             self.render()
-        return self._observation(), reward, bool(terminal and not truncated), bool(truncated), self._info()
+        observation, info = self._observation_and_info()
+        return observation, reward, bool(terminal and not truncated), bool(truncated), info
 
     def action_masks(self) -> np.ndarray:
         """``bool[num_actions]``: the learner's legal actions now (all False once the episode is over)."""
@@ -314,16 +320,15 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
 
     def _illegal_step(self) -> tuple[ObsDict, float, bool, bool, dict]:
         self._done = True
-        info = self._info()
+        observation, info = self._observation_and_info()
         info["illegal_action"] = True
-        return self._observation(), self.illegal_action_penalty, True, False, info
+        return observation, self.illegal_action_penalty, True, False, info
 
-    def _observation(self) -> ObsDict:
+    def _observation_and_info(self) -> tuple[ObsDict, dict[str, Any]]:
+        """The learner's observation and ``{"action_mask": bool array, "learner_seat": int}``, one mask for both."""
         mask = self.action_masks()
-        return self.observation_of(self.learner_seat, mask)
-
-    def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.action_masks(), "learner_seat": int(self.learner_seat)}
+        observation = self.observation_of(self.learner_seat, mask)
+        return observation, {"action_mask": mask, "learner_seat": int(self.learner_seat)}
 
     # -- rendering and housekeeping -------------------------------------------------------------
     def render(self) -> str | np.ndarray | None:

@@ -26,11 +26,12 @@ import pytest  # noqa: E402
 with warnings.catch_warnings():  # pettingzoo.test imports classic envs through their deprecated modules
     warnings.simplefilter("ignore", DeprecationWarning)
     from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
+from pettingzoo.utils import wrappers  # noqa: E402
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel  # noqa: E402
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # noqa: E402
 
 import boardenvs  # noqa: E402
-from boardenvs.aec import BoardGameAEC, agent_name, env, new_events  # noqa: E402
+from boardenvs.aec import BoardGameAEC, ClassicWrapper, agent_name, env, new_events  # noqa: E402
 from boardenvs.core import text_to_rgb  # noqa: E402
 from boardenvs.envs import aec_env_id, register_envs  # noqa: E402
 from boardenvs.parallel import BoardGameParallel, parallel_env  # noqa: E402
@@ -329,19 +330,58 @@ def test_the_env_factory_penalises_an_illegal_action() -> None:
     assert rewards == {"player_0": 0, "player_1": -1.0}
 
 
-def test_the_env_factory_uses_classic_wrapper_order() -> None:
+def test_the_env_factory_is_one_classic_wrapper_over_the_raw_env() -> None:
     wrapped = env("toy_tictactoe")
-    names = []
-    layer = wrapped
-    while hasattr(layer, "env"):
-        names.append(type(layer).__name__)
-        layer = layer.env
-    assert names == ["CheckedOrderEnforcingWrapper", "AssertOutOfBoundsWrapper", "TerminateIllegalWrapper"]
-    assert isinstance(wrapped, OrderEnforcingWrapper) and str(wrapped) == "toy_tictactoe_v0"
-    assert isinstance(layer, BoardGameAEC) and wrapped.unwrapped is layer
+    assert type(wrapped) is ClassicWrapper and isinstance(wrapped, OrderEnforcingWrapper)
+    assert str(wrapped) == "toy_tictactoe_v0"
+    assert type(wrapped.env) is BoardGameAEC and wrapped.unwrapped is wrapped.env
     wrapped.reset()
-    with pytest.raises(AssertionError):
+    with pytest.raises(AssertionError, match="action is not in action space"):
         wrapped.step(99)
+    with pytest.raises(AssertionError, match="action is not in action space"):
+        wrapped.step(-1)
+    assert wrapped.unwrapped.game_state.ply == 0
+
+
+def test_the_classic_wrapper_guards_the_attributes_order_enforcing_guards_before_reset() -> None:
+    wrapped = env("toy_tictactoe")
+    for name in ("agents", "agent_selection", "rewards", "terminations", "truncations", "infos", "num_agents"):
+        with pytest.raises(AttributeError, match=f"{name} cannot be accessed before reset"):
+            getattr(wrapped, name)
+    assert wrapped.possible_agents == ["player_0", "player_1"]
+    with pytest.raises(AttributeError, match="private attribute"):
+        wrapped._skip_agent_selection  # noqa: B018  (BaseWrapper's rule for private names)
+
+
+def play_random_with_illegal_moves(aec: Any, seed: int) -> list[tuple[Any, ...]]:
+    """A record of a game where, now and then, an illegal action is tried (it ends the game in a wrapped env)."""
+    rng = np.random.default_rng(seed)
+    aec.reset(seed=seed)
+    record = []
+    for agent in aec.agent_iter():
+        obs, reward, terminated, truncated, info = aec.last()
+        record.append(
+            (agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward, terminated, truncated)
+        )
+        if terminated or truncated:
+            action = None
+        elif rng.random() < 0.02 and not obs["action_mask"].all():
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"] == 0)))
+        else:
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        aec.step(action)
+        record.append((dict(aec.rewards), dict(aec._cumulative_rewards), dict(aec.terminations), dict(aec.truncations)))
+    return record
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("case", CASES)
+def test_the_classic_wrapper_plays_exactly_like_pettingzoos_three_wrappers(case: Case) -> None:
+    reference = wrappers.OrderEnforcingWrapper(
+        wrappers.AssertOutOfBoundsWrapper(wrappers.TerminateIllegalWrapper(case.make_raw(), -1))
+    )
+    for seed in range(3):
+        assert play_random_with_illegal_moves(case.make_env(), seed) == play_random_with_illegal_moves(reference, seed)
 
 
 # -- bad input and calls out of order (issue 15) ----------------------------------------------------

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from scripts.bench import Args, main, report
+from scripts.bench import Args, Measurement, main, median_measurement, report
 
 
 def test_bench_measures_both_forward_model_loops_and_both_aec_loops(tmp_path) -> None:
@@ -21,6 +21,15 @@ def test_bench_measures_both_forward_model_loops_and_both_aec_loops(tmp_path) ->
     assert all(m.transitions > 0 and m.games > 0 and m.per_second > 0 for m in results["quoridor"])
     saved = json.loads(out.read_text())
     assert saved["quoridor"][0]["transitions"] == results["quoridor"][0].transitions
+
+
+def test_rounds_measure_every_row_repeatedly_and_keep_each_rows_median() -> None:
+    results = main(Args(games=["quoridor"], seconds=0.02, config=["board_size=3"], rounds=3))["quoridor"]
+    assert len(results) >= 7 and all(m.transitions > 0 for m in results)
+    fast, slow, middle = (Measurement("x", 10 * k, 1, 1.0) for k in (3, 1, 2))
+    assert median_measurement([fast, slow, middle]) is middle
+    with pytest.raises(ValueError, match="--rounds must be >= 1"):
+        main(Args(games=["quoridor"], rounds=0))
 
 
 def test_report_gives_ratios_relative_to_the_forward_model_and_to_forward_plus_observe() -> None:
