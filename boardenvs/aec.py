@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import copy
 import warnings
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 import gymnasium
@@ -37,6 +37,7 @@ from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from boardenvs.core import Game, GameSpec, as_action, check_choice, check_int
 from boardenvs.registry import make_game
@@ -140,9 +141,12 @@ def encode_observation(
 
     Uses ``game.observe(state, player)``, which shows only what ``player`` may see and returns a fresh array.
     """
-    observation = np.asarray(game.observe(state, player), dtype=np.float32)
-    num_actions = game.spec.num_actions
-    action_mask = np.zeros(num_actions, dtype=np.int8) if mask is None else np.asarray(mask).astype(np.int8)
+    observation = game.observe(state, player)
+    if type(observation) is not np.ndarray or observation.dtype != np.float32:
+        observation = np.asarray(observation, dtype=np.float32)
+    action_mask = np.zeros(game.spec.num_actions, dtype=np.int8) if mask is None else np.asarray(mask).astype(np.int8)
+    if observation_format == "array" and observation_layout == "channels_first":  # the default: as built
+        return {"observation": observation, "action_mask": action_mask}
     if observation_format == "dict":
         fields = game.spec.split_observation(observation)
         return {
@@ -207,19 +211,19 @@ class LegalMaskCache:
 
     Both adapters read the mask several times per state (observation, legality check, ``action_masks``);
     states are never mutated, so the object identity of the state is a safe key. Callers must not modify
-    the returned array.
+    the returned array. ``state`` and ``latest`` are the state last asked about and its mask (``None`` before).
     """
 
     def __init__(self) -> None:
-        self._state: Any = None
-        self._mask: np.ndarray | None = None
+        self.state: Any = None
+        self.latest: np.ndarray | None = None
 
     def mask(self, game: Game, state: Any) -> np.ndarray:
         """``game.legal_action_mask(state)``, reused while ``state`` is the same object."""
-        if self._mask is None or state is not self._state:
-            self._mask = game.legal_action_mask(state)
-            self._state = state
-        return self._mask
+        if self.latest is None or state is not self.state:
+            self.latest = game.legal_action_mask(state)
+            self.state = state
+        return self.latest
 
 
 # -- the environment ----------------------------------------------------------------------------
@@ -383,7 +387,8 @@ class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
         self._cumulative_rewards[agent] = 0.0
         before = self.game_state
         self.game_state = self.game.apply(before, action)
-        self.infos = self._step_infos(before, self.game_state)
+        if self.events:  # otherwise every agent's info stays the empty dict of reset (as in PettingZoo classic)
+            self.infos = self._step_infos(before, self.game_state)
         if self._settle(agent):  # rewards are all 0 until the game ends: only then are they given out
             self._accumulate_rewards()
         if self.render_mode == "human":
@@ -414,7 +419,7 @@ class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
         return action
 
     def _step_infos(self, before: Any, after: Any) -> dict[str, dict[str, Any]]:
-        events = new_events(before, after) if self.events else None
+        events = new_events(before, after)
         if events is None:
             return {agent: {} for agent in self.agents}
         return {
@@ -438,7 +443,8 @@ class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
 
     def last(self, observe: bool = True) -> tuple[ObsDict | None, float, bool, bool, dict[str, Any]]:
         """PettingZoo's ``last``; ``RuntimeError`` before ``reset`` or after every agent is done."""
-        self._require_live_agents()
+        if self.game_state is None or not self.agents:
+            self._require_live_agents()
         agent = self.agent_selection
         return (
             self.observe(agent) if observe else None,
@@ -461,8 +467,11 @@ class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
     # -- observations ---------------------------------------------------------------------------
     def observe(self, agent: str) -> ObsDict:
         """What ``agent`` sees now (fresh arrays); the mask is all zeros unless ``agent`` is to act."""
-        state = self._require_state()
-        player = self._player_index(agent)
+        state = self.game_state
+        player = self._player_of.get(agent)
+        if state is None or player is None:
+            self._require_state()
+            self._player_index(agent)
         mask = self._legal_mask() if state.current_player == player else None
         return encode_observation(self.game, state, player, self.observation_format, mask, self.observation_layout)
 
@@ -473,7 +482,10 @@ class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
 
     def _legal_mask(self) -> np.ndarray:
         """The legal actions of the current state, computed once per state (``last()`` and ``step`` share it)."""
-        return self._masks.mask(self.game, self.game_state)
+        masks = self._masks
+        if masks.state is self.game_state:  # the per-step path, without a call
+            return masks.latest
+        return masks.mask(self.game, self.game_state)
 
     def _player_index(self, agent: str) -> int:
         try:
@@ -570,6 +582,7 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):
         super().__init__(raw)
         self._raw = raw
         self._illegal_reward = float(illegal_reward)
+        self._num_actions = raw.game.spec.num_actions
 
     def step(self, action: Any) -> None:
         """Step the raw env, or end the game on an illegal action (see the class docstring)."""
@@ -587,8 +600,9 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):
                 raise ValueError(f"action None is only allowed for a finished agent, but {agent} is still playing")
             raw.step(None)
             return
-        action = as_action(action)
-        assert 0 <= action < raw.game.spec.num_actions, "action is not in action space"
+        if type(action) is not int:
+            action = as_action(action)
+        assert 0 <= action < self._num_actions, "action is not in action space"
         if finished:
             raw.step(action)  # the raw env's "only valid action is None" error
         elif raw._legal_mask()[action]:
@@ -596,6 +610,13 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):
         else:
             EnvLogger.warn_on_illegal_move()
             raw._end_with_illegal_action(agent, self._illegal_reward)
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterable[str]:
+        """PettingZoo's order-enforcing ``agent_iter`` (an error before ``reset``; ``step`` or ``reset`` required
+        between two agents), reading the raw env directly."""
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _ClassicIterable(self, max_iter)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """The raw env's ``last``: PettingZoo's ``AttributeError`` before ``reset``, ``RuntimeError`` after the game."""
@@ -605,6 +626,24 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):
 
     def __str__(self) -> str:
         return str(self.env)  # as PettingZoo's OrderEnforcingWrapper: the env's name
+
+
+class _ClassicIterable(AECOrderEnforcingIterable):
+    def __iter__(self) -> _ClassicIterator:
+        return _ClassicIterator(self.env, self.max_iter)
+
+
+class _ClassicIterator(AECOrderEnforcingIterator):
+    """``AECOrderEnforcingIterator`` with its checks, reading ``agents`` and ``agent_selection`` from the raw env."""
+
+    def __next__(self) -> str:
+        raw = self.env._raw
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert self.env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        self.env._has_updated = False
+        return raw.agent_selection
 
 
 def wrap_env(raw: BoardGameAEC, illegal_reward: float = -1.0) -> ClassicWrapper:

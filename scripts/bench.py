@@ -148,7 +148,7 @@ def forward_model(game: boardenvs.Game, seconds: float, seed: int, masked: bool 
     reads ``legal_action_mask`` instead (what the environments hand to learners) and lists it with ``nonzero``."""
     uniforms = _Uniforms(seed)
     rng = np.random.default_rng(seed)
-    legal = (lambda state: game.legal_action_mask(state).nonzero()[0]) if masked else game.legal_actions
+    legal = (lambda state: legal_ids(game.legal_action_mask(state))) if masked else game.legal_actions
 
     def play() -> int:
         state, plies = game.initial_state(rng), 0
@@ -170,7 +170,7 @@ def forward_model_observed(game: boardenvs.Game, seconds: float, seed: int) -> M
         state, plies = game.initial_state(rng), 0
         game.observe(state, state.current_player)
         while not game.is_terminal(state):
-            state = game.apply(state, int(uniforms.pick(game.legal_action_mask(state).nonzero()[0])))
+            state = game.apply(state, int(uniforms.pick(legal_ids(game.legal_action_mask(state)))))
             if not game.is_terminal(state):
                 game.observe(state, state.current_player)
             plies += 1
