@@ -7,7 +7,8 @@ A spec is an agent name, optionally followed by ``:key=value`` settings passed t
 
 The names: ``random`` (:mod:`baselines.agent`), the search agents ``mcts``, ``rhea`` and ``alphabeta`` (two-player
 games only) (:mod:`baselines.search`), each game's scripted agents (:mod:`baselines.games`), and the trained agents
-``alphazero``, ``tabular_q``, ``sb3:`` and ``rllib:`` (:mod:`baselines.learners`).
+``alphazero``, ``tabular_q``, ``sb3:`` and ``rllib:`` (:mod:`baselines.learners`); ``alphazero:pretrained``,
+``ppo:pretrained`` and ``dqn:pretrained`` play the models shipped with the package for the game's config.
 """
 
 from __future__ import annotations
@@ -32,9 +33,15 @@ TRAINED: dict[str, str] = {
     "alphazero": "baselines.learners.alphazero.agent:AlphaZeroAgent",
     "tabular_q": "baselines.learners.tabular_q:TabularQAgent",
     "qlnn": "baselines.learners.qlnn:QLNNAgent",
+    "ppo": "baselines.learners.sb3.pretrained:PretrainedPPOAgent",
+    "dqn": "baselines.learners.sb3.pretrained:PretrainedDQNAgent",
 }
 """Agents that play every game from a file they were trained into (``alphazero:checkpoint=<path.pt>``, needs
-torch; ``tabular_q:table=<path.npz>``); imported only when asked for and not listed by :func:`agent_choices`."""
+torch; ``tabular_q:table=<path.npz>``; ``ppo:pretrained`` and ``dqn:pretrained``, the SB3 models shipped with the
+package, need SB3); imported only when asked for and not listed by :func:`agent_choices`."""
+PRETRAINED_SETTING: dict[str, str] = {"alphazero": "checkpoint", "ppo": "model", "dqn": "model"}
+"""Trained agents that play a model shipped with the package when written ``<name>:pretrained``: the setting
+that ``pretrained`` stands for."""
 SB3_PREFIX = "sb3:"
 """``"sb3:<path/to/model.zip>"`` names a trained SB3 model (``baselines.learners.sb3.SB3Agent``; needs torch, SB3)."""
 RLLIB_PREFIX = "rllib:"
@@ -90,10 +97,12 @@ def format_spec(name: str, settings: Mapping[str, Any]) -> str:
 
 
 def _expand_pretrained(spec: str) -> str:
-    """``alphazero:pretrained[:...]`` written out as ``alphazero:checkpoint=pretrained[:...]``."""
+    """``alphazero:pretrained[:...]`` written out as ``alphazero:checkpoint=pretrained[:...]`` (``ppo:pretrained``
+    and ``dqn:pretrained`` as ``...:model=pretrained``; see :data:`PRETRAINED_SETTING`)."""
     name, *parts = spec.split(":")
-    if name.strip() == "alphazero" and parts and parts[0].strip() == "pretrained":
-        return ":".join([name, "checkpoint=pretrained", *parts[1:]])
+    setting = PRETRAINED_SETTING.get(name.strip())
+    if setting is not None and parts and parts[0].strip() == "pretrained":
+        return ":".join([name, f"{setting}=pretrained", *parts[1:]])
     return spec
 
 
@@ -104,7 +113,8 @@ def make_agent(spec: str, game_name: str, seed: SeedLike = None, settings: Mappi
         spec: an agent name: ``"random"``, ``"mcts"`` and ``"rhea"`` for every game, plus the game's scripted
             agents (``"path"`` and ``"heuristic"`` for Quoridor), optionally with ``:key=value`` settings;
             ``"alphazero:checkpoint=<path.pt>"`` for an AlphaZero checkpoint, ``"alphazero:pretrained"`` for the
-            network shipped for the game's config; ``"sb3:<path/to/model.zip>"`` for a trained SB3 model; or
+            network shipped for the game's config; ``"ppo:pretrained"`` (``"dqn:pretrained"``) for the SB3 model
+            shipped for the game's config; ``"sb3:<path/to/model.zip>"`` for a trained SB3 model; or
             ``"rllib:<checkpoint or run folder>"`` for an RLlib module of ``scripts/train_rllib.py``. The agent's
             name is the whole spec.
         game_name: the registered name of the game.

@@ -87,10 +87,13 @@ def test_make_agent_builds_named_agents() -> None:
 
 
 def test_make_agent_rejects_unknown_names_listing_the_choices() -> None:
-    choices = r"\['alphabeta', 'alphazero', 'heuristic', 'mcts', 'path', 'qlnn', 'random', 'rhea', 'tabular_q'\]"
+    choices = (
+        r"\['alphabeta', 'alphazero', 'dqn', 'heuristic', 'mcts', 'path', 'ppo', 'qlnn', 'random', 'rhea', "
+        r"'tabular_q'\]"
+    )
     with pytest.raises(ValueError, match=rf"unknown agent 'no_such_agent'.*{choices}"):
         make_agent("no_such_agent", "quoridor")
-    toy_choices = r"\['alphabeta', 'alphazero', 'mcts', 'qlnn', 'random', 'rhea', 'tabular_q'\]"
+    toy_choices = r"\['alphabeta', 'alphazero', 'dqn', 'mcts', 'ppo', 'qlnn', 'random', 'rhea', 'tabular_q'\]"
     with pytest.raises(ValueError, match=rf"choices: {toy_choices}"):
         make_agent("path", "toy_tictactoe")
 

@@ -22,7 +22,11 @@ from baselines.learners.evaluation import evaluate_against  # noqa: E402
 from baselines.learners.sb3 import MASKED_Q_VALUE, MaskedDQN, SB3Agent, SnapshotPool, make_model, policy_kwargs_for  # noqa: E402
 from baselines.learners.sb3.agent import load_model, read_model_card, save_model, sidecar_path  # noqa: E402
 from baselines.learners.sb3.dqn import mask_q_values  # noqa: E402
-from baselines.learners.sb3.policies import PlanesExtractor, VectorExtractor  # noqa: E402
+from baselines.learners.sb3.policies import (  # noqa: E402
+    MASK_FEATURES_MAX,
+    PlanesExtractor,
+    VectorExtractor,
+)
 from baselines.learners.sb3.selfplay import SnapshotCallback, list_snapshots, snapshot_path  # noqa: E402
 from baselines.learners.sb3.training import IllegalActionCounter, OpponentMix, make_training_env, make_vec_env  # noqa: E402
 from boardenvs.registry import list_games, make_game  # noqa: E402
@@ -120,6 +124,14 @@ def test_cnn_extractor_fits_every_board_size_and_appends_the_mask(board_size: in
     assert features.shape == (1, 32 + env.game.spec.num_actions) == (1, extractor.features_dim)
     assert torch.equal(features[0, 32:], torch.as_tensor(obs["action_mask"], dtype=torch.float32))
     assert PlanesExtractor(env.observation_space, use_mask=False, hidden=32, channels=(8,)).features_dim == 32
+
+
+def test_the_mask_is_a_feature_by_default_only_for_games_with_few_actions() -> None:
+    small, large = make_game("quoridor", board_size=5), make_game("battle_sheep", board_size=6, field_size=16)
+    assert small.spec.num_actions <= MASK_FEATURES_MAX < large.spec.num_actions
+    assert policy_kwargs_for(small)["features_extractor_kwargs"]["use_mask"] is True
+    assert policy_kwargs_for(large)["features_extractor_kwargs"]["use_mask"] is False
+    assert policy_kwargs_for(large, use_mask=True)["features_extractor_kwargs"]["use_mask"] is True
 
 
 # -- masked DQN -----------------------------------------------------------------------------------

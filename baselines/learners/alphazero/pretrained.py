@@ -4,32 +4,33 @@
 asked to play. The files live in ``baselines/learners/alphazero/models/`` next to ``index.json``, which records
 for each file its game, config, the command that trained it and where its results are written up
 (``docs/results/alphazero.md``). :func:`ship` adds a checkpoint to the folder (``scripts/ship_alphazero.py``).
+The folder is a :class:`baselines.pretrained.Shelf`, as the SB3 models' is.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import hashlib
-import json
-import shutil
 from pathlib import Path
 from typing import Any
 
+from baselines.pretrained import INDEX, Shelf
 from boardenvs.core import Game
 
 PRETRAINED = "pretrained"
 """The ``checkpoint`` value of :class:`~baselines.learners.alphazero.agent.AlphaZeroAgent` that picks a shipped
 network."""
 MODELS_DIR = Path(__file__).resolve().parent / "models"
-INDEX = "index.json"
+LABEL = "alphazero:pretrained"
+"""The agent spec of the shipped networks (the head of the shelf's error messages)."""
+
+
+def shelf(models_dir: Path = MODELS_DIR) -> Shelf:
+    """The shelf of AlphaZero networks in ``models_dir``."""
+    return Shelf(Path(models_dir), LABEL, "network")
 
 
 def shipped(models_dir: Path = MODELS_DIR) -> list[dict[str, Any]]:
     """The index entries: ``file``, ``game``, ``config``, ``command``, ``notes``."""
-    path = models_dir / INDEX
-    if not path.is_file():
-        return []
-    return json.loads(path.read_text())
+    return shelf(models_dir).entries()
 
 
 def pretrained_checkpoint(game: Game, models_dir: Path = MODELS_DIR) -> Path:
@@ -38,25 +39,7 @@ def pretrained_checkpoint(game: Game, models_dir: Path = MODELS_DIR) -> Path:
     Raises:
         ValueError: none is shipped for that config; the message names the configs that have one.
     """
-    config = dataclasses.asdict(game.config)
-    entries = [entry for entry in shipped(models_dir) if entry["game"] == game.spec.name]
-    for entry in entries:
-        if entry["config"] == config:
-            return models_dir / entry["file"]
-    if not entries:
-        games = sorted({entry["game"] for entry in shipped(models_dir)})
-        raise ValueError(f"alphazero:pretrained: no network is shipped for {game.spec.name!r}; games with one: {games}")
-    configs = "; ".join(str(_non_default(entry["config"], game)) for entry in entries)
-    raise ValueError(
-        f"alphazero:pretrained: no network is shipped for {game.spec.name} with config {_non_default(config, game)}; "
-        f"configs with one (settings that differ from the defaults): {configs}"
-    )
-
-
-def _non_default(config: dict[str, Any], game: Game) -> dict[str, Any]:
-    """The entries of ``config`` that differ from the game's default config."""
-    defaults = dataclasses.asdict(type(game.config)())
-    return {key: value for key, value in config.items() if defaults.get(key) != value}
+    return shelf(models_dir).find(game)
 
 
 def ship(checkpoint: str | Path, command: str, notes: str = "", models_dir: Path = MODELS_DIR) -> Path:
@@ -65,12 +48,7 @@ def ship(checkpoint: str | Path, command: str, notes: str = "", models_dir: Path
     from baselines.learners.alphazero.network import load_checkpoint
 
     _, metadata = load_checkpoint(checkpoint)
-    game, config = metadata["game"], metadata["game_config"]
-    entries = [entry for entry in shipped(models_dir) if (entry["game"], entry["config"]) != (game, config)]
-    digest = hashlib.sha1(json.dumps(config, sort_keys=True).encode()).hexdigest()[:8]
-    name = f"{game}_{digest}.pt"
-    models_dir.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(checkpoint, models_dir / name)
-    entries.append({"file": name, "game": game, "config": config, "command": command, "notes": notes})
-    (models_dir / INDEX).write_text(json.dumps(entries, indent=2) + "\n")
-    return models_dir / name
+    return shelf(models_dir).ship(checkpoint, metadata["game"], metadata["game_config"], command, notes)
+
+
+__all__ = ["INDEX", "LABEL", "MODELS_DIR", "PRETRAINED", "pretrained_checkpoint", "ship", "shelf", "shipped"]

@@ -40,6 +40,9 @@ DEFAULT_HIDDEN: int = 256
 """Width of the extractor's last layer (CNN) or of each MLP layer (vector observations)."""
 DEFAULT_NET_ARCH: list[int] = [128]
 """Hidden layers after the extractor: PPO's policy and value heads, DQN's Q-network."""
+MASK_FEATURES_MAX: int = 512
+"""Games with at most this many actions get their action mask among the features by default (see
+:func:`policy_kwargs_for`)."""
 
 PPO_DEFAULTS: dict[str, Any] = {
     "learning_rate": 3e-4,
@@ -183,12 +186,15 @@ def _dict_entries(observation_space: spaces.Space) -> tuple[spaces.Box, spaces.B
 
 
 # -- policy kwargs and models ---------------------------------------------------------------------
-def policy_kwargs_for(game_or_spec: Game | GameSpec, use_mask: bool = True, **overrides: Any) -> dict[str, Any]:
+def policy_kwargs_for(game_or_spec: Game | GameSpec, use_mask: bool | None = None, **overrides: Any) -> dict[str, Any]:
     """The ``policy_kwargs`` of a MaskablePPO or MaskedDQN model for this game.
 
     Args:
         game_or_spec: The game or its spec; ``spec.observation_kind`` picks the extractor.
-        use_mask: Concatenate the action mask to the extracted features.
+        use_mask: Concatenate the action mask to the extracted features; ``None`` (the default): only when the
+            game has at most :data:`MASK_FEATURES_MAX` actions (the masked logits already keep illegal moves out;
+            as features, Battle Sheep's thousands of mask entries made the first layers 30x bigger and the
+            model file 16 MB).
         **overrides: Replace entries of the result (e.g. ``net_arch=[64, 64]``); a ``features_extractor_kwargs``
             dict is merged into the default one.
 
@@ -199,6 +205,8 @@ def policy_kwargs_for(game_or_spec: Game | GameSpec, use_mask: bool = True, **ov
     if spec.observation_kind not in ("planes", "vector"):
         raise ValueError(f"unknown observation_kind {spec.observation_kind!r} of game {spec.name!r}")
     extractor = PlanesExtractor if spec.observation_kind == "planes" else VectorExtractor
+    if use_mask is None:
+        use_mask = spec.num_actions <= MASK_FEATURES_MAX
     extractor_kwargs = {"use_mask": use_mask, **overrides.pop("features_extractor_kwargs", {})}
     kwargs: dict[str, Any] = {
         "features_extractor_class": extractor,

@@ -115,6 +115,10 @@ class SB3Settings:
     """Evaluate (and save latest.zip) every this many steps."""
     eval_games: int = 100
     """Games per evaluation opponent (seats rotate)."""
+    eval_sampled: bool = False
+    """Evaluate the policy by sampling its moves (PPO: from its masked policy; DQN: epsilon-greedy) instead of
+    playing its best one. A PPO policy is stochastic: on node conquest its argmax loops (0 of 100 against random)
+    where its samples win most games."""
     eval_opponents: str = AUTO
     """Comma-separated evaluation opponents (make_agent names, sb3:<model.zip> too); auto: random plus the
     game's heuristic agent if it has one."""
@@ -535,7 +539,10 @@ class EvalRecorder:
     def __call__(self, model: Any) -> None:
         """Evaluate ``model`` now; add the rows to ``eval.csv``, redraw the plot, save ``latest.zip`` (and
         ``best.zip`` if it scores best)."""
-        learner, wall = SB3Agent(model, self.plan.game, name="learner"), self.wall_seconds()
+        learner = SB3Agent(
+            model, self.plan.game, name="learner", seed=self.settings.seed, stochastic=self.settings.eval_sampled
+        )
+        wall = self.wall_seconds()
         self.last_rows = [self._evaluate(learner, name, opponent, wall) for name, opponent in self.opponents.items()]
         self.last_steps = int(model.num_timesteps)
         self.history += self.last_rows

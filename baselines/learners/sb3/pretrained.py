@@ -1,0 +1,171 @@
+"""The SB3 models shipped with the package, one per algorithm and game config they were trained for.
+
+``make_agent("ppo:pretrained", game_name)`` (and ``"dqn:pretrained"``) plays the model whose algorithm, game and
+exact config are those of the game it is asked to play; another config is refused with a ``ValueError`` naming the
+configs that have one. The files live in ``baselines/learners/sb3/models/``: each model's zip, its ``.json``
+sidecar (:func:`baselines.learners.sb3.agent.save_model`'s card) and ``index.json``, which records its game, config,
+algorithm, the command that trained it and where its results are written up (a
+:class:`baselines.pretrained.Shelf`). :func:`ship` adds a model (``python -m scripts.benchmark --budget full --ship``
+ships each game's best PPO model of the benchmark).
+
+Like ``alphazero:pretrained``, the agent is built without its game's config (``make_agent`` knows only the game's
+name) and loads the model at its first ``act``, from the config of the game it plays (and again whenever it is
+given another game).
+
+Example:
+    >>> agent = make_agent("ppo:pretrained", "quoridor")  # doctest: +SKIP
+    >>> game = make_game("quoridor", board_size=5)  # the config it was trained for  # doctest: +SKIP
+    >>> play_game(game, [agent, make_agent("random", "quoridor")], seed=0)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from baselines.agent import BaseAgent, SeedLike
+from baselines.learners.sb3.agent import SB3Agent, load_model, read_model_card, save_model, sidecar_path
+from baselines.pretrained import Shelf
+from boardenvs.core import Game
+
+PRETRAINED = "pretrained"
+"""The ``model`` value of the ``ppo``/``dqn`` agents that picks a shipped model."""
+MODELS_DIR = Path(__file__).resolve().parent / "models"
+"""Where the shipped SB3 models are (read when an agent or a function is given no folder)."""
+
+
+def shelf(algo: str = "ppo", models_dir: str | Path | None = None) -> Shelf:
+    """The shelf of shipped SB3 models in ``models_dir`` (default :data:`MODELS_DIR`), with ``algo``'s label."""
+    return Shelf(Path(models_dir) if models_dir is not None else MODELS_DIR, f"{algo}:{PRETRAINED}", "model")
+
+
+def shipped(models_dir: str | Path | None = None) -> list[dict[str, Any]]:
+    """The index entries: ``file``, ``game``, ``config``, ``algo``, ``command``, ``notes``."""
+    return shelf(models_dir=models_dir).entries()
+
+
+def pretrained_model(game: Game, algo: str = "ppo", models_dir: str | Path | None = None) -> Path:
+    """The shipped ``algo`` model trained for ``game``'s name and exact config.
+
+    Raises:
+        ValueError: none is shipped for that config; the message names the configs that have one.
+    """
+    return shelf(algo, models_dir).find(game, {"algo": algo})
+
+
+def ship(model_path: str | Path, command: str, notes: str = "", models_dir: str | Path | None = None) -> Path:
+    """Copy a saved model into the shelf (a slim copy, :func:`slim_copy`, with its ``.json`` sidecar) and record it
+    in the index, replacing the entry of the same algorithm, game and config; its card says which.
+
+    Raises:
+        ValueError: the model has no card naming its game (saved without ``save_model``).
+        FileNotFoundError: no such model.
+    """
+    card = read_model_card(model_path)
+    if card is None or not card.game:
+        raise ValueError(f"{str(model_path)!r} has no model card naming its game; save it with save_model")
+    with tempfile.TemporaryDirectory() as folder:
+        slim = slim_copy(model_path, Path(folder) / "model.zip")
+        companions = {".json": sidecar_path(slim)}
+        return shelf(card.algo, models_dir).ship(slim, card.game, card.config, command, notes,
+                                                 match={"algo": card.algo}, companions=companions)  # fmt: skip
+
+
+def slim_copy(model_path: str | Path, target: str | Path) -> Path:
+    """Save a copy of a saved model whose optimizer holds no state (no Adam moments): the same policy, playing the
+    same moves, in about a third of the file (training it further starts the optimizer afresh). Returns the zip."""
+    model, card = load_model(model_path)
+    model.policy.optimizer.state.clear()
+    return save_model(model, target, card.make_game(), card.wall_seconds, **card.extra)
+
+
+class PretrainedSB3Agent(BaseAgent):
+    """Plays the shipped model of its algorithm for the config of the game it is given (see the module).
+
+    Args:
+        seed: The agent's seed (used only when ``stochastic``).
+        name: Display name (default: the algorithm).
+        model: ``"pretrained"`` (required; a model file is played with ``"sb3:<path.zip>"``).
+        stochastic: Sample moves instead of playing the best one (see :class:`SB3Agent`).
+        models_dir: The shelf's folder (default :data:`MODELS_DIR`).
+
+    Raises:
+        ValueError: ``model`` is not ``"pretrained"``; at the first ``act``, no model is shipped for the game's
+            config (the message names the configs that have one).
+    """
+
+    algo = "ppo"
+
+    def __init__(
+        self,
+        seed: SeedLike = None,
+        name: str | None = None,
+        *,
+        model: str | None = None,
+        stochastic: bool = False,
+        models_dir: str | None = None,
+    ) -> None:
+        super().__init__(seed, name or self.algo)
+        if model != PRETRAINED:
+            raise ValueError(
+                f"agent {self.algo!r} plays a shipped model: write '{self.algo}:{PRETRAINED}' (a model file is "
+                f"played with 'sb3:<path/to/model.zip>'), got model={model!r}"
+            )
+        self.stochastic, self.models_dir = stochastic, models_dir
+        self.agent: SB3Agent | None = None
+        self._game: Game | None = None
+        self._seed: int | None = None
+
+    @property
+    def illegal_predictions(self) -> int:
+        """Illegal actions the model predicted (each replaced by a legal one; see :class:`SB3Agent`)."""
+        return self.agent.illegal_predictions if self.agent is not None else 0
+
+    def reseed(self, seed: int) -> None:
+        super().reseed(seed)
+        self._seed = seed
+        if self.agent is not None:
+            self.agent.reseed(seed)
+
+    def act(self, game: Game, view: Any, player: int) -> int:
+        """The shipped model's move for ``player`` (the model is loaded when the game's config changes)."""
+        if self._game is not game:
+            self._load(game)
+        assert self.agent is not None
+        return self.agent.act(game, view, player)
+
+    def _load(self, game: Game) -> None:
+        path = pretrained_model(game, self.algo, self.models_dir)
+        self.agent = SB3Agent.load(path, game, self.name, self.rng, self.stochastic, game_name=game.spec.name)
+        if self._seed is not None:
+            self.agent.reseed(self._seed)
+        self._game = game
+
+
+class PretrainedPPOAgent(PretrainedSB3Agent):
+    """``make_agent("ppo:pretrained", game_name)``: the shipped MaskablePPO model of the game's config."""
+
+    algo = "ppo"
+    name = "ppo"
+
+
+class PretrainedDQNAgent(PretrainedSB3Agent):
+    """``make_agent("dqn:pretrained", game_name)``: the shipped masked DQN model of the game's config."""
+
+    algo = "dqn"
+    name = "dqn"
+
+
+__all__ = [
+    "MODELS_DIR",
+    "PRETRAINED",
+    "PretrainedDQNAgent",
+    "PretrainedPPOAgent",
+    "PretrainedSB3Agent",
+    "pretrained_model",
+    "ship",
+    "shelf",
+    "shipped",
+    "slim_copy",
+]
