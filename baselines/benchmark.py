@@ -178,8 +178,10 @@ TABLE: tuple[Cell, ...] = (
          (small(100, 1.0, (*AZ_SMALL, "warm_start_games=30")), full(200, 30.0, (*AZ_FULL, "warm_start_games=300"))),
          (*AZ_SETTINGS, "warm_start=heuristic")),
     # node conquest 5x5
-    Cell("node_conquest", NODE_CONQUEST, "ppo", "random,greedy", (small(20_000), full(1_000_000))),
-    Cell("node_conquest", NODE_CONQUEST, "dqn", "random,greedy", (small(20_000), full(1_000_000))),
+    # against random alone: with greedy in the mix (it wins every game it plays at this budget, so half the episodes
+    # teach nothing) PPO stood at 0.53-0.58 against random after 200k-300k steps of the full run
+    Cell("node_conquest", NODE_CONQUEST, "ppo", "random", (small(20_000), full(1_000_000))),
+    Cell("node_conquest", NODE_CONQUEST, "dqn", "random", (small(20_000), full(1_000_000))),
     Cell("node_conquest", NODE_CONQUEST_SMALL, "tabular_q", "random", (small(2_000), full(20_000)), variant="3x3"),
     Cell("node_conquest", NODE_CONQUEST, "alphazero", "selfplay,greedy",  # the shipped network's recipe
          (small(100, 1.0, (*AZ_SMALL, "warm_start_games=30")),
