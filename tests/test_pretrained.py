@@ -112,6 +112,22 @@ def test_the_shipped_model_plays_as_the_trained_one(tiny_ppo: Path, shelf_dir: P
     assert play_game(game, [trained, random], 3).actions == play_game(game, [shipped, random], 3).actions
 
 
+def test_a_shipped_model_plays_the_way_its_run_evaluated_it(tiny_ppo: Path, tmp_path: Path, shelf_dir: Path) -> None:
+    assert sb3_pretrained.evaluated_sampled(tiny_ppo) is False
+    sampled_run = tmp_path / "sampled"
+    settings = SB3Settings(game="quoridor", config=["board_size=3"], steps=128, n_envs=1, n_steps=128, batch_size=64,
+                           n_epochs=1, eval_every=128, eval_games=2, eval_sampled=True, out=str(sampled_run),
+                           progress=False)  # fmt: skip
+    sampled_model = train(settings).model_path
+    assert sb3_pretrained.evaluated_sampled(sampled_model) is True
+    sb3_pretrained.ship(sampled_model, COMMAND)
+    game = make_game("quoridor", board_size=3)
+    agent, forced = make_agent("ppo:pretrained", "quoridor", seed=0), make_agent("ppo:pretrained:stochastic=false",
+                                                                                 "quoridor", seed=0)  # fmt: skip
+    play_game(game, [agent, forced], 0)
+    assert agent.agent.stochastic is True and forced.agent.stochastic is False
+
+
 def test_ppo_pretrained_for_a_config_without_a_model_is_a_clear_error(tiny_ppo: Path, shelf_dir: Path) -> None:
     agent = make_agent("ppo:pretrained", "quoridor", seed=0)
     game = make_game("quoridor", board_size=5)

@@ -80,6 +80,12 @@ def slim_copy(model_path: str | Path, target: str | Path) -> Path:
     return save_model(model, target, card.make_game(), card.wall_seconds, **card.extra)
 
 
+def evaluated_sampled(model_path: str | Path) -> bool:
+    """Whether the run that trained a saved model evaluated it by sampling its policy (its card's settings)."""
+    card = read_model_card(model_path)
+    return bool(card is not None and card.extra.get("args", {}).get("eval_sampled", False))
+
+
 class PretrainedSB3Agent(BaseAgent):
     """Plays the shipped model of its algorithm for the config of the game it is given (see the module).
 
@@ -87,7 +93,9 @@ class PretrainedSB3Agent(BaseAgent):
         seed: The agent's seed (used only when ``stochastic``).
         name: Display name (default: the algorithm).
         model: ``"pretrained"`` (required; a model file is played with ``"sb3:<path.zip>"``).
-        stochastic: Sample moves instead of playing the best one (see :class:`SB3Agent`).
+        stochastic: Sample moves instead of playing the best one (see :class:`SB3Agent`); ``None`` (the default):
+            play the way the model was evaluated in its run (``eval_sampled`` in its card's settings: the
+            benchmark's PPO models sample their policy, see :data:`baselines.benchmark.SAMPLED_LEARNERS`).
         models_dir: The shelf's folder (default :data:`MODELS_DIR`).
 
     Raises:
@@ -103,7 +111,7 @@ class PretrainedSB3Agent(BaseAgent):
         name: str | None = None,
         *,
         model: str | None = None,
-        stochastic: bool = False,
+        stochastic: bool | None = None,
         models_dir: str | None = None,
     ) -> None:
         super().__init__(seed, name or self.algo)
@@ -137,7 +145,8 @@ class PretrainedSB3Agent(BaseAgent):
 
     def _load(self, game: Game) -> None:
         path = pretrained_model(game, self.algo, self.models_dir)
-        self.agent = SB3Agent.load(path, game, self.name, self.rng, self.stochastic, game_name=game.spec.name)
+        stochastic = self.stochastic if self.stochastic is not None else evaluated_sampled(path)
+        self.agent = SB3Agent.load(path, game, self.name, self.rng, stochastic, game_name=game.spec.name)
         if self._seed is not None:
             self.agent.reseed(self._seed)
         self._game = game
@@ -163,6 +172,7 @@ __all__ = [
     "PretrainedDQNAgent",
     "PretrainedPPOAgent",
     "PretrainedSB3Agent",
+    "evaluated_sampled",
     "pretrained_model",
     "ship",
     "shelf",
