@@ -704,7 +704,8 @@ def write_markdown(path: Path, table: Sequence[Cell], results: Sequence[Mapping[
     lines = [
         f"Benchmark, budget `{budget}`: {len(by_name)} of {len(table)} cells finished. Scores count a draw as half a "
         f"win, with Wilson 95% intervals, over {' or '.join(games) or 'no'} games per opponent on fresh seeds, seats "
-        "rotated. Wall time: training, the run's own learning-curve evaluations included.",
+        "rotated; PPO samples its policy, the other learners play their best move. Wall time: training, the run's "
+        "own learning-curve evaluations included.",
         "",
         "| game | config | learner | trained | wall time | vs random [95% CI] | vs scripted [95% CI] | illegal moves |",
         "|---|---|---|---:|---:|---|---|---:|",
