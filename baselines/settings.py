@@ -4,7 +4,8 @@ A script reads its command line into an ``Args`` dataclass (one flag per field);
 dataclass (``QSettings``, ``AlphaZeroSettings``, ``SB3RunSettings``, ...). :func:`settings_from` fills every
 field of the settings from the argument of the same name, so adding a setting means adding one field to each,
 and a settings field the arguments lack is an error rather than a silently kept default. :func:`parse_config`
-reads a game config given as ``key=value`` strings.
+reads a game config given as ``key=value`` strings, :func:`checked_game` builds the game a run names (errors
+naming the setting), :func:`split_names` reads a comma-separated list of names.
 
 Example:
     >>> from dataclasses import dataclass
@@ -33,6 +34,9 @@ import dataclasses
 import typing
 from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar
+
+from boardenvs.core import Game
+from boardenvs.registry import game_entry, make_game
 
 S = TypeVar("S")
 
@@ -120,3 +124,26 @@ def parse_config(pairs: list[str]) -> dict[str, Any]:
         except (ValueError, SyntaxError):
             config[key] = value
     return config
+
+
+def checked_game(game_name: str, config: list[str]) -> tuple[Game, dict[str, Any]]:
+    """The game ``game_name`` with the ``key=value`` ``config`` and the config as a dict; a ``ValueError`` that
+    starts with ``game:`` or ``config [...]:`` names the setting that is wrong."""
+    try:
+        game_entry(game_name)
+    except ValueError as error:
+        raise ValueError(f"game: {error}") from None
+    try:
+        parsed = parse_config(config)
+        return make_game(game_name, **parsed), parsed
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"config {config}: {error}") from None
+
+
+def split_names(text: str) -> list[str]:
+    """The names in a comma-separated list, stripped, empty entries dropped, repeats removed.
+
+    >>> split_names(" random, heuristic,,random ")
+    ['random', 'heuristic']
+    """
+    return list(dict.fromkeys(name.strip() for name in text.split(",") if name.strip()))

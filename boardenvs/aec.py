@@ -211,19 +211,19 @@ class LegalMaskCache:
 
     Both adapters read the mask several times per state (observation, legality check, ``action_masks``);
     states are never mutated, so the object identity of the state is a safe key. Callers must not modify
-    the returned array. ``state`` and ``latest`` are the state last asked about and its mask (``None`` before).
+    the returned array.
     """
 
     def __init__(self) -> None:
-        self.state: Any = None
-        self.latest: np.ndarray | None = None
+        self._state: Any = None
+        self._mask: np.ndarray | None = None
 
     def mask(self, game: Game, state: Any) -> np.ndarray:
         """``game.legal_action_mask(state)``, reused while ``state`` is the same object."""
-        if self.latest is None or state is not self.state:
-            self.latest = game.legal_action_mask(state)
-            self.state = state
-        return self.latest
+        if self._mask is None or state is not self._state:
+            self._mask = game.legal_action_mask(state)
+            self._state = state
+        return self._mask
 
 
 # -- the environment ----------------------------------------------------------------------------
@@ -482,10 +482,7 @@ class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
 
     def _legal_mask(self) -> np.ndarray:
         """The legal actions of the current state, computed once per state (``last()`` and ``step`` share it)."""
-        masks = self._masks
-        if masks.state is self.game_state:  # the per-step path, without a call
-            return masks.latest
-        return masks.mask(self.game, self.game_state)
+        return self._masks.mask(self.game, self.game_state)
 
     def _player_index(self, agent: str) -> int:
         try:

@@ -16,6 +16,7 @@ import pytest
 import boardenvs
 from boardenvs.games.battle_sheep import PRESETS, BattleSheep, BattleSheepState
 from boardenvs.games.battle_sheep.state import FREE, NONFIELD
+from tests.playouts import random_game_positions
 
 CONFIGS: list[dict[str, Any]] = [
     *(PRESETS[name] for name in boardenvs.list_presets("battle_sheep")),
@@ -48,18 +49,6 @@ def reference_observe(game: BattleSheep, state: BattleSheepState, player: int) -
     return obs.reshape(2 * p + 5, c.board_size, c.board_size)
 
 
-def random_states(game: BattleSheep, rng: np.random.Generator) -> list[BattleSheepState]:
-    """At least ``MIN_STATES`` states of random games, each game from its first to its final state."""
-    states: list[BattleSheepState] = []
-    while len(states) < MIN_STATES:
-        state = game.initial_state(rng)
-        states.append(state)
-        while not game.is_terminal(state):
-            state = game.apply(state, int(rng.choice(game.legal_actions(state))))
-            states.append(state)
-    return states
-
-
 def check_observations(game: BattleSheep, state: BattleSheepState) -> None:
     """Every seat's observation of ``state`` equals the reference's, and each is a fresh writable array."""
     for player in range(game.config.num_players):
@@ -73,7 +62,7 @@ def check_observations(game: BattleSheep, state: BattleSheepState) -> None:
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda c: "-".join(f"{k}={v}" for k, v in c.items()))
 def test_observe_agrees_with_the_reference(config: dict[str, Any]) -> None:
     game, rng = BattleSheep(**config), np.random.default_rng(18)
-    for state in random_states(game, rng):
+    for state in random_game_positions(game, rng, min_positions=MIN_STATES):
         check_observations(game, state)
         if game.config.hidden_counts and not game.is_terminal(state):
             observer = (state.current_player + 1) % game.config.num_players

@@ -20,6 +20,7 @@ from boardenvs.games.node_conquest import NodeConquest, NodeConquestState
 from boardenvs.games.node_conquest.observation import MAX_UNIT_COLUMNS
 from boardenvs.registry import game_entry
 from tests.node_conquest.helpers import RING8
+from tests.playouts import random_game_positions
 
 CONFIGS: dict[str, dict[str, Any]] = {
     **{f"preset_{name}": game_entry("node_conquest").presets[name] for name in boardenvs.list_presets("node_conquest")},
@@ -62,24 +63,12 @@ def reference_observe(game: NodeConquest, state: NodeConquestState, player: int)
     return planes
 
 
-def random_states(game: NodeConquest, seed: int) -> list[NodeConquestState]:
-    """At least ``MIN_STATES`` states of random games, each game from its first to its final state."""
-    rng = np.random.default_rng(seed)
-    states: list[NodeConquestState] = []
-    while len(states) < MIN_STATES:
-        state = game.initial_state(rng)
-        states.append(state)
-        while not game.is_terminal(state):
-            state = game.apply(state, int(rng.choice(game.legal_actions(state))))
-            states.append(state)
-    return states
-
-
 @pytest.mark.parametrize("name", sorted(CONFIGS))
 def test_observe_matches_the_reference_on_random_states(name: str) -> None:
     game = NodeConquest(**CONFIGS[name])
     shape = game.spec.observation_shape
-    for state in random_states(game, seed=sorted(CONFIGS).index(name)):
+    rng = np.random.default_rng(sorted(CONFIGS).index(name))
+    for state in random_game_positions(game, rng, min_positions=MIN_STATES):
         for player in range(game.config.num_players):
             observation, expected = game.observe(state, player), reference_observe(game, state, player)
             assert observation.dtype == np.float32 and observation.shape == shape == expected.shape

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from boardenvs.games.splendor import Splendor, SplendorState
+from boardenvs.games.splendor import COLOURS, Splendor, SplendorState
 
 
 def start(game: Splendor, seed: int = 0, player: int = 0) -> SplendorState:
@@ -46,3 +47,16 @@ def with_player(state: SplendorState, player: int, tokens=(0,) * 6, bonuses=(0,)
 
 def event_types(state: SplendorState) -> list[int]:
     return [event.type for event in state.events]
+
+
+def write_random_cards(folder: Path, count: int = 300, seed: int = 3) -> Path:
+    """A seeded cards file of ``count`` random cards (three tiers, every colour, 0-3 points, costs 0-4), to test
+    decks far larger than the official 90 cards."""
+    rng = np.random.default_rng(seed)
+    lines = ["tier,bonus,points,cost_white,cost_blue,cost_green,cost_red,cost_black"]
+    for index in range(count):
+        cost = rng.integers(0, 5, size=5) * (rng.random(5) < 0.5)
+        lines.append(f"{index * 3 // count + 1},{COLOURS[index % 5]},{index % 4}," + ",".join(map(str, cost)))
+    cards = folder / "cards.csv"
+    cards.write_text("\n".join(lines) + "\n")
+    return cards

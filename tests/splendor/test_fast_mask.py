@@ -15,8 +15,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from boardenvs.games.splendor import COLOURS, Splendor, SplendorState, rules
+from boardenvs.games.splendor import Splendor, SplendorState, rules
 from boardenvs.games.splendor.state import MAIN
+from tests.splendor.helpers import write_random_cards
 
 CONFIGS = {
     "2p": {},
@@ -105,13 +106,7 @@ def test_the_mask_equals_the_straightforward_one(name: str) -> None:
 
 @pytest.mark.parametrize("rinascimento", [False, True], ids=["official", "rinascimento"])
 def test_the_mask_equals_the_straightforward_one_with_300_cards(tmp_path: Path, rinascimento: bool) -> None:
-    rng = np.random.default_rng(3)
-    lines = ["tier,bonus,points,cost_white,cost_blue,cost_green,cost_red,cost_black"]
-    for index in range(300):
-        cost = rng.integers(0, 5, size=5) * (rng.random(5) < 0.5)
-        lines.append(f"{index // 100 + 1},{COLOURS[index % 5]},{index % 4}," + ",".join(map(str, cost)))
-    cards = tmp_path / "cards.csv"
-    cards.write_text("\n".join(lines) + "\n")
+    cards = write_random_cards(tmp_path)
     game = Splendor(cards_file=str(cards), rinascimento=rinascimento)
     assert not game.tables.byte_ids
     assert check_masks(game, games=4, seed=5) > 200

@@ -16,9 +16,11 @@ import numpy as np
 import pytest
 
 import boardenvs
-from boardenvs.games.splendor import COLOURS, PRESETS, Splendor, SplendorState
+from boardenvs.games.splendor import PRESETS, Splendor, SplendorState
 from boardenvs.games.splendor.rules import paying_card
 from boardenvs.games.splendor.state import PAY
+from tests.playouts import random_game_positions
+from tests.splendor.helpers import write_random_cards
 
 CONFIGS: dict[str, dict[str, Any]] = {
     **{name: PRESETS[name] for name in boardenvs.list_presets("splendor")},
@@ -67,23 +69,10 @@ def reference_observe(game: Splendor, state: SplendorState, player: int) -> np.n
     return np.array(values, dtype=np.float32)
 
 
-def random_states(game: Splendor, seed: int) -> list[SplendorState]:
-    """At least ``MIN_STATES`` states of random games, each game from its first to its final state."""
-    rng = np.random.default_rng(seed)
-    states: list[SplendorState] = []
-    while len(states) < MIN_STATES:
-        state = game.initial_state(rng)
-        states.append(state)
-        while not game.is_terminal(state):
-            state = game.apply(state, int(rng.choice(game.legal_actions(state))))
-            states.append(state)
-    return states
-
-
 def check_observations(game: Splendor, seed: int) -> list[SplendorState]:
     """Compare every seat's observation of every random state with the reference; return the states."""
     size = game.spec.observation_shape[0]
-    states = random_states(game, seed)
+    states = random_game_positions(game, np.random.default_rng(seed), min_positions=MIN_STATES)
     for state in states:
         for player in range(game.config.num_players):
             seen, expected = game.observe(state, player), reference_observe(game, state, player)
@@ -108,13 +97,7 @@ def test_observe_equals_the_straightforward_one(name: str) -> None:
 
 
 def test_observe_equals_the_straightforward_one_with_300_cards(tmp_path: Path) -> None:
-    rng = np.random.default_rng(3)
-    lines = ["tier,bonus,points,cost_white,cost_blue,cost_green,cost_red,cost_black"]
-    for index in range(300):
-        cost = rng.integers(0, 5, size=5) * (rng.random(5) < 0.5)
-        lines.append(f"{index // 100 + 1},{COLOURS[index % 5]},{index % 4}," + ",".join(map(str, cost)))
-    cards = tmp_path / "cards.csv"
-    cards.write_text("\n".join(lines) + "\n")
+    cards = write_random_cards(tmp_path)
     states = check_observations(Splendor(num_players=3, cards_file=str(cards)), seed=4)
     assert sum(map(others_face_down, states)) > 100
 

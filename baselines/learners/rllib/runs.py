@@ -34,7 +34,14 @@ from typing import Any
 from baselines.agent import Agent
 from baselines.arena import evaluate_against
 from baselines.factory import agent_choices, make_agent
-from baselines.learners.evaluation import EvalRow, cut_eval_history, eval_row, plot_learning_curve, write_eval_rows
+from baselines.learners.evaluation import (
+    EvalRow,
+    cut_eval_history,
+    eval_row,
+    evaluation_opponents,
+    plot_learning_curve,
+    write_eval_rows,
+)
 from baselines.learners.rllib.agent import RLlibAgent
 from baselines.learners.rllib.algorithm import (
     ILLEGAL_METRIC,
@@ -54,11 +61,11 @@ from baselines.learners.rllib.checkpoints import (
     write_card,
 )
 from baselines.learners.rllib.env import SELF, SNAPSHOT, OpponentMix, snapshot_module_id
-from baselines.learners.rllib.settings import AUTO, RLlibSettings
+from baselines.learners.rllib.settings import RLlibSettings
 from baselines.runs import RunDirectory
-from baselines.settings import parse_config
+from baselines.settings import checked_game, split_names
 from boardenvs.core import Game, check_int
-from boardenvs.registry import game_entry, make_game
+from boardenvs.registry import game_entry
 
 RUN_OUTPUTS: tuple[str, ...] = ("eval.csv", "learning_curve.png", CHECKPOINTS_DIR)
 """The files of a run: a folder holding any of them holds a run (``force`` deletes them)."""
@@ -139,13 +146,11 @@ def plan_training(settings: RLlibSettings) -> TrainPlan:
     settings = resume_defaults(settings)
     out = default_out(settings)
     resume, card = _checked_resume(settings, out)
-    game, config = _checked_game(settings)
+    game, config = checked_game(settings.game, settings.config)
     mix = OpponentMix(tuple(_training_opponents(settings.opponents, settings.game)), settings.snapshot_slots)
     if card is not None:
         _check_resumable(card, game, mix)
-    plan = TrainPlan(
-        game, config, mix, _evaluation_opponents(settings.eval_opponents, settings.game), out, resume, card
-    )
+    plan = TrainPlan(game, config, mix, evaluation_opponents(settings.eval_opponents, settings.game), out, resume, card)
     plan.start_steps = _start_steps(card) if card is not None else 0
     plan.target_steps = plan.start_steps + settings.steps
     return plan
@@ -192,19 +197,6 @@ def _check_game_name(game_name: str) -> None:
         raise ValueError(f"game: {error}") from None
 
 
-def _checked_game(settings: RLlibSettings) -> tuple[Game, dict[str, Any]]:
-    try:
-        config = parse_config(settings.config)
-        return make_game(settings.game, **config), config
-    except (TypeError, ValueError) as error:
-        raise ValueError(f"config {settings.config}: {error}") from None
-
-
-def split_names(text: str) -> list[str]:
-    """The names in a comma-separated list, stripped, empty entries dropped, repeats removed."""
-    return list(dict.fromkeys(name.strip() for name in text.split(",") if name.strip()))
-
-
 def _training_opponents(text: str, game_name: str) -> list[str]:
     names = split_names(text)
     choices = sorted([SELF, SNAPSHOT, *agent_choices(game_name)])
@@ -213,20 +205,6 @@ def _training_opponents(text: str, game_name: str) -> list[str]:
         raise ValueError(
             f"opponents: unknown opponent(s) {unknown or [text]} for game {game_name!r}; choices: {choices}"
         )
-    return names
-
-
-def _evaluation_opponents(text: str, game_name: str) -> list[str]:
-    if text.strip() == AUTO:
-        return ["random", *(["heuristic"] if "heuristic" in agent_choices(game_name) else [])]
-    names = split_names(text)
-    if not names:
-        raise ValueError(f"eval_opponents: name at least one opponent (or {AUTO!r}), got {text!r}")
-    for name in names:
-        try:
-            make_agent(name, game_name)
-        except (ValueError, FileNotFoundError) as error:
-            raise ValueError(f"eval_opponents: {error}") from None
     return names
 
 

@@ -36,10 +36,12 @@ from typing import Any
 from baselines.agent import Agent
 from baselines.factory import agent_choices, make_agent
 from baselines.learners.evaluation import (
+    AUTO,
     EvalRow,
     cut_eval_history,
     eval_row,
     evaluate_against,
+    evaluation_opponents,
     plot_learning_curve,
     write_eval_rows,
 )
@@ -65,14 +67,11 @@ from baselines.learners.sb3.training import (
     make_vec_env,
 )
 from baselines.runs import RunDirectory, atomic_write_text
-from baselines.settings import parse_config
+from baselines.settings import checked_game, split_names
 from boardenvs.core import Game, check_int
-from boardenvs.registry import game_entry, make_game
 
 SELFPLAY = "selfplay"
 """The opponent name that stands for snapshots of the learner."""
-AUTO = "auto"
-"""``eval_opponents`` default: random plus the game's ``heuristic`` agent if it has one."""
 CHECKPOINTS: tuple[str, ...] = ("model.zip", "latest.zip")
 """The models of a run folder that a resumed run can continue from (on a tie in steps, the first)."""
 RUN_OUTPUTS: tuple[str, ...] = (
@@ -243,13 +242,13 @@ def plan_training(settings: SB3Settings) -> TrainPlan:
     """Check every setting and build the :class:`TrainPlan`; ``ValueError`` naming the bad parameter."""
     settings = resume_defaults(settings)
     _check_numbers(settings)
-    game, config = _checked_game(settings)
+    game, config = checked_game(settings.game, settings.config)
     opponents = _training_opponents(settings.opponents, settings.game)
     resume = _checked_resume(settings, game)
     default_out = Path(f"runs/{settings.game}-{settings.algo}-{settings.seed}")
     out = Path(settings.out) if settings.out else run_folder(settings.resume) if resume else default_out
     scripted = tuple(name for name in opponents if name != SELFPLAY)
-    eval_opponents = _evaluation_opponents(settings.eval_opponents, settings.game)
+    eval_opponents = evaluation_opponents(settings.eval_opponents, settings.game)
     start = _start_steps(resume, out) if resume else 0
     plan = TrainPlan(game, config, scripted, SELFPLAY in opponents, eval_opponents, out, resume)
     plan.start_steps, plan.target_steps = start, start + settings.steps
@@ -275,23 +274,6 @@ def _check_numbers(settings: SB3Settings) -> None:
         raise ValueError("resume and force exclude each other: resume continues a run, force replaces it")
 
 
-def _checked_game(settings: SB3Settings) -> tuple[Game, dict[str, Any]]:
-    try:
-        game_entry(settings.game)
-    except ValueError as error:
-        raise ValueError(f"game: {error}") from None
-    try:
-        config = parse_config(settings.config)
-        return make_game(settings.game, **config), config
-    except (TypeError, ValueError) as error:
-        raise ValueError(f"config {settings.config}: {error}") from None
-
-
-def split_names(text: str) -> list[str]:
-    """The names in a comma-separated list, stripped, empty entries dropped."""
-    return [name.strip() for name in text.split(",") if name.strip()]
-
-
 def _training_opponents(text: str, game_name: str) -> list[str]:
     names = split_names(text)
     choices = sorted([*agent_choices(game_name), SELFPLAY])
@@ -301,20 +283,6 @@ def _training_opponents(text: str, game_name: str) -> list[str]:
             f"opponents: unknown opponent(s) {unknown or [text]} for game {game_name!r}; choices: {choices}"
         )
     return list(dict.fromkeys(names))
-
-
-def _evaluation_opponents(text: str, game_name: str) -> list[str]:
-    if text.strip() == AUTO:
-        return ["random", *(["heuristic"] if "heuristic" in agent_choices(game_name) else [])]
-    names = list(dict.fromkeys(split_names(text)))
-    if not names:
-        raise ValueError(f"eval_opponents: name at least one opponent (or {AUTO!r}), got {text!r}")
-    for name in names:
-        try:
-            make_agent(name, game_name)
-        except (ValueError, FileNotFoundError) as error:
-            raise ValueError(f"eval_opponents: {error}") from None
-    return names
 
 
 def _checked_resume(settings: SB3Settings, game: Game) -> Checkpoint | None:
