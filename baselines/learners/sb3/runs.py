@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -137,6 +138,9 @@ class SB3Settings:
     """Minibatch size; 0: the algorithm's default (PPO 128, DQN 64)."""
     gamma: float = 0.99
     """Discount factor."""
+    shaping: float = 0.0
+    """Weight of potential-based reward shaping from the game's heuristic value (baselines.learners.shaping): each
+    step adds shaping * (gamma * phi(next) - phi(now)); 0: off, the reward is the game's return alone."""
     n_steps: int = 256
     """PPO: rollout steps per env between updates."""
     n_epochs: int = 10
@@ -270,6 +274,8 @@ def _check_numbers(settings: SB3Settings) -> None:
             raise ValueError(f"{name} must be in [0, 1], got {getattr(settings, name)!r}")
     if settings.learning_rate < 0:
         raise ValueError(f"learning_rate must be >= 0 (0: the default), got {settings.learning_rate!r}")
+    if not (math.isfinite(settings.shaping) and settings.shaping >= 0):
+        raise ValueError(f"shaping must be a finite number >= 0 (0: off), got {settings.shaping!r}")
     if settings.resume and settings.force:
         raise ValueError("resume and force exclude each other: resume continues a run, force replaces it")
 
@@ -602,7 +608,10 @@ def train(settings: SB3Settings) -> TrainResult:
         if plan.resume is not None:
             history, notes = restore_run(plan)
             print("\n".join(notes))
-        env = make_vec_env(settings.game, plan.config, opponent_mix(settings, plan), settings.n_envs, settings.vec)
+        mix = opponent_mix(settings, plan)
+        env = make_vec_env(
+            settings.game, plan.config, mix, settings.n_envs, settings.vec, settings.shaping, settings.gamma
+        )
         try:
             return _train_in(settings, plan, env, history)
         finally:

@@ -21,6 +21,7 @@ from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 
 from baselines.learners.sb3.selfplay import SnapshotPool
+from baselines.learners.shaping import PotentialShaping
 from boardenvs.single_agent import SingleAgentEnv
 
 VEC_ENV_KINDS: tuple[str, ...] = ("dummy", "subproc")
@@ -57,28 +58,41 @@ class OpponentMix:
         )
 
 
-def make_training_env(game_name: str, config: dict[str, Any], opponents: OpponentMix) -> gymnasium.Env:
+def make_training_env(
+    game_name: str, config: dict[str, Any], opponents: OpponentMix, shaping: float = 0.0, gamma: float = 0.99
+) -> gymnasium.Env:
     """One single-agent env (random learner seat) against ``opponents``, wrapped in SB3's ``Monitor``.
 
-    Sets ``torch.set_num_threads(1)`` in the calling process: snapshot opponents run small networks, and a
-    worker process should not compete for cores.
+    ``shaping`` > 0 adds potential-based shaping from the game's heuristic with that weight and discount ``gamma``
+    (:class:`~baselines.learners.shaping.PotentialShaping`, outside the ``Monitor``: the episode returns it logs
+    stay the game's). Sets ``torch.set_num_threads(1)`` in the calling process: snapshot opponents run small
+    networks, and a worker process should not compete for cores.
     """
     torch.set_num_threads(1)
-    env = SingleAgentEnv(game_name, opponent=opponents.build(game_name), learner_seat=None, **config)
-    return Monitor(env)
+    env: gymnasium.Env = Monitor(
+        SingleAgentEnv(game_name, opponent=opponents.build(game_name), learner_seat=None, **config)
+    )
+    return PotentialShaping(env, shaping, gamma) if shaping else env
 
 
 def make_vec_env(
-    game_name: str, config: dict[str, Any], opponents: OpponentMix, n_envs: int = 1, vec: str = "dummy"
+    game_name: str,
+    config: dict[str, Any],
+    opponents: OpponentMix,
+    n_envs: int = 1,
+    vec: str = "dummy",
+    shaping: float = 0.0,
+    gamma: float = 0.99,
 ) -> VecEnv:
-    """``n_envs`` training envs in a ``DummyVecEnv`` or ``SubprocVecEnv`` (seeded by the model's seed).
+    """``n_envs`` training envs in a ``DummyVecEnv`` or ``SubprocVecEnv`` (seeded by the model's seed); ``shaping``
+    and ``gamma`` as in :func:`make_training_env`.
 
     With ``vec="subproc"`` the calling script must guard its entry point with ``if __name__ == "__main__":``.
     """
     if vec not in VEC_ENV_KINDS:
         raise ValueError(f"vec must be one of {list(VEC_ENV_KINDS)}, got {vec!r}")
     factories: list[Callable[[], gymnasium.Env]] = [
-        partial(make_training_env, game_name, dict(config), opponents) for _ in range(n_envs)
+        partial(make_training_env, game_name, dict(config), opponents, shaping, gamma) for _ in range(n_envs)
     ]
     return SubprocVecEnv(factories) if vec == "subproc" else DummyVecEnv(factories)
 
