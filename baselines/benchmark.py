@@ -182,8 +182,8 @@ TABLE: tuple[Cell, ...] = (
     # node conquest 5x5
     # against random alone: with greedy in the mix (it wins every game it plays at this budget, so half the episodes
     # teach nothing) PPO stood at 0.53-0.58 against random after 200k-300k steps of the full run. Shaped by the node
-    # share (docs/results/reward_shaping.md, one seed each): unshaped, PPO was at 0.49-0.71 against random after 100k-400k steps;
-    # with shaping=3, at 0.86-0.94
+    # share (docs/results/reward_shaping.md, one seed each): unshaped, PPO was at 0.49-0.71 against random after
+    # 100k-400k steps; with shaping=3, at 0.86-0.94
     Cell("node_conquest", NODE_CONQUEST, "ppo", "random", (small(20_000), full(1_000_000)), NC_SB3),
     Cell("node_conquest", NODE_CONQUEST, "dqn", "random", (small(20_000), full(1_000_000)), NC_SB3),
     Cell("node_conquest", NODE_CONQUEST_SMALL, "tabular_q", "random", (small(2_000), full(20_000)), variant="3x3"),
