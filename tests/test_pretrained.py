@@ -161,6 +161,16 @@ def test_the_package_shelf_index_is_a_list_of_shipped_files() -> None:
         assert entry["algo"] in ("ppo", "dqn") and entry["command"].startswith("python -m scripts.")
 
 
+@pytest.mark.parametrize("entry", sb3_pretrained.shipped(), ids=lambda entry: entry["file"])
+def test_every_shipped_ppo_model_plays_a_whole_legal_game_for_its_config(entry: dict[str, Any]) -> None:
+    config = {key: value for key, value in entry["config"].items() if value is not None}
+    game = make_game(entry["game"], **config)
+    spec = f"{entry['algo']}:pretrained"
+    agents = [make_agent(spec, entry["game"], 0), make_agent("random", entry["game"], 1)]
+    record = play_game(game, agents, seed=4, names=[spec, "random"])
+    assert record.plies > 0 and len(record.actions) == record.plies  # play_game raises on an illegal action
+
+
 # -- alphazero:pretrained through the shared shelf ----------------------------------------------------------------
 def test_alphazero_pretrained_is_still_found_for_its_config() -> None:
     game = make_game("quoridor", board_size=5)
