@@ -68,10 +68,9 @@ class PotentialShaping(gymnasium.Wrapper):
         self.potential = 0.0
 
     def _phi(self) -> float:
-        """The learner's heuristic value now, scaled (0 once the game is over)."""
+        """The learner's heuristic value now, scaled (called only while the episode runs: ``step`` sets 0 at its
+        end, and ``reset`` stops at the learner's first move)."""
         base = self.base
-        if base.game.is_terminal(base.game_state):
-            return 0.0
         return self.weight * float(heuristic_value(base.game, base.game_state)[base.learner_seat])
 
     def reset(self, **kwargs: Any) -> tuple[Any, dict]:
