@@ -53,7 +53,7 @@ from tests.test_alphazero_runs import SETTINGS
 torch.set_num_threads(1)
 
 def kill(stage, iteration):
-    if (stage, iteration) == ("train", 2):
+    if (stage, iteration) == ({stage!r}, {iteration!r}):
         os.kill(os.getpid(), signal.SIGKILL)
 
 AlphaZeroTrainer("toy_tictactoe", {}, SETTINGS, {out!r}, progress=False, on_stage=kill).run()
@@ -64,20 +64,25 @@ def weights(path: Path) -> list[torch.Tensor]:
     return list(load_checkpoint(path)[0].state_dict().values())
 
 
-def test_a_run_killed_during_training_resumes_to_the_networks_of_an_uninterrupted_run(tmp_path) -> None:
+@pytest.mark.parametrize(("stage", "iteration"), [("train", 2), ("train", 3), ("save", 3)])
+def test_a_run_killed_mid_iteration_resumes_to_the_networks_of_an_uninterrupted_run(tmp_path, stage, iteration) -> None:
+    """Iteration 3 is the first whose window (2 iterations) drops an older replay file: a kill there must still
+    leave every file the saved state names."""
     torch.set_num_threads(1)
     whole = AlphaZeroTrainer("toy_tictactoe", {}, SETTINGS, tmp_path / "whole", progress=False)
     whole.run()
     killed = tmp_path / "killed"
     code = KILL_IN_TRAINING.replace("{out!r}", repr(str(killed)))
+    code = code.replace("{stage!r}", repr(stage)).replace("{iteration!r}", repr(iteration))
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert result.returncode == -signal.SIGKILL, result.stderr
-    assert (killed / "iteration_001.pt").is_file() and not (killed / "iteration_002.pt").exists()
+    done = iteration - 1
+    assert (killed / f"iteration_{done:03d}.pt").is_file() and not (killed / "iteration_003.pt").exists()
     assert not [path for path in killed.rglob("*") if ".tmp" in path.name]
     with pytest.raises(FileExistsError, match="--resume"):
         AlphaZeroTrainer("toy_tictactoe", {}, SETTINGS, killed, progress=False)
     resumed = AlphaZeroTrainer("toy_tictactoe", {}, SETTINGS, killed, progress=False, resume=True)
-    assert resumed.completed == 1 and [number for number, _ in resumed.buffer] == [1]
+    assert resumed.completed == done and [number for number, _ in resumed.buffer] == list(range(1, done + 1))
     history = resumed.run()
     assert [row["iteration"] for row in history] == [1, 2, 3]
     for name in ("best.pt", "iteration_002.pt", "iteration_003.pt"):

@@ -328,6 +328,7 @@ class AlphaZeroTrainer:
                 return
             self.history.append(self.iterate(iteration))
             self._save_state(iteration)
+            self._forget_replay()
             self._write_history()
             self._plot()
             yield self.history[-1]
@@ -349,7 +350,6 @@ class AlphaZeroTrainer:
         self._stage("selfplay", iteration)
         examples = self.self_play(settings.games_per_iteration, seed_of["selfplay"])
         save_examples(self._replay_path(iteration), examples)
-        self._forget_replay(iteration)
         self.buffer.append((iteration, examples))
         selfplay_seconds = time.perf_counter() - start
         self._stage("train", iteration)
@@ -399,11 +399,13 @@ class AlphaZeroTrainer:
         train_network(self.net, self.optimizer, examples, self.settings, seed + 1)
         self.best = copy.deepcopy(self.net).eval()
 
-    def _forget_replay(self, iteration: int) -> None:
-        """Delete the replay file that leaves the window when ``iteration`` joins it."""
-        old = iteration - self.settings.buffer_iterations
-        if old > 0 or (old == 0 and not self.settings.keep_warm_start):
-            self._replay_path(old).unlink(missing_ok=True)
+    def _forget_replay(self) -> None:
+        """Delete the replay files outside the window. Called only once the state that no longer lists them is
+        saved, so a kill at any point leaves every file the saved state names."""
+        window = {self._replay_path(number) for number, _ in (*self.demonstrations, *self.buffer)}
+        for path in (self.out_dir / "replay").glob("iteration_*.npz"):
+            if path not in window:
+                path.unlink(missing_ok=True)
 
     def _iteration_seeds(self, iteration: int) -> dict[str, int]:
         parts = ("selfplay", "train", "arena", "eval", "warm_start")
