@@ -163,6 +163,8 @@ NODE_CONQUEST_SMALL = ("rows=3", "cols=3")  # the smallest preset, 'small' (boar
 
 NC_SB3 = ("shaping=3",)
 """Node conquest's SB3 settings: potential-based shaping by the node share (``baselines.learners.shaping``)."""
+BC_SMALL = ("teacher_steps=2000", "teacher_epochs=2")
+"""PPO's behaviour-cloning warm start under the small budget (the full budget keeps SB3Settings' 50k x 20)."""
 AZ_SETTINGS = ("simulations=32", "epochs=2", "batch_size=128", "buffer_iterations=4")
 """AlphaZero's settings in every cell: those of the networks shipped in ``alphazero:pretrained``."""
 AZ_SMALL = ("games_per_iteration=10", "eval_simulations=16", "eval_every=2")
@@ -184,7 +186,10 @@ TABLE: tuple[Cell, ...] = (
     # teach nothing) PPO stood at 0.53-0.58 against random after 200k-300k steps of the full run. Shaped by the node
     # share (docs/results/reward_shaping.md, one seed each): unshaped, PPO was at 0.49-0.71 against random after
     # 100k-400k steps; with shaping=3, at 0.86-0.94
-    Cell("node_conquest", NODE_CONQUEST, "ppo", "random", (small(20_000), full(1_000_000)), NC_SB3),
+    # PPO starts from a behaviour clone of greedy (baselines.learners.sb3.imitation), which already beats random;
+    # without it PPO reached 0.82 against random and 0.00 against greedy (docs/results/benchmark.md)
+    Cell("node_conquest", NODE_CONQUEST, "ppo", "random,greedy", (small(20_000, 0, BC_SMALL), full(1_000_000)),
+         (*NC_SB3, "teacher=greedy")),
     Cell("node_conquest", NODE_CONQUEST, "dqn", "random", (small(20_000), full(1_000_000)), NC_SB3),
     Cell("node_conquest", NODE_CONQUEST_SMALL, "tabular_q", "random", (small(2_000), full(20_000)), variant="3x3"),
     Cell("node_conquest", NODE_CONQUEST, "alphazero", "selfplay,greedy",  # the shipped network's recipe
@@ -192,7 +197,8 @@ TABLE: tuple[Cell, ...] = (
           full(200, 30.0, ("games_per_iteration=50", "eval_every=3", "warm_start_games=400"))),
          (*AZ_SETTINGS, "warm_start=greedy", "keep_warm_start=True")),
     # Splendor, 2 players
-    Cell("splendor", SPLENDOR, "ppo", "random,buyer", (small(20_000), full(1_000_000))),
+    Cell("splendor", SPLENDOR, "ppo", "random,buyer", (small(20_000, 0, BC_SMALL), full(1_000_000)),
+         ("teacher=buyer",)),
     Cell("splendor", SPLENDOR, "dqn", "random,buyer", (small(20_000), full(1_000_000))),
     Cell("splendor", SPLENDOR, "alphazero", "selfplay",
          (small(100, 1.0, AZ_SMALL), full(200, 30.0, AZ_FULL)), AZ_SETTINGS),
@@ -202,7 +208,8 @@ TABLE: tuple[Cell, ...] = (
     Cell("gravwell", GRAVWELL, "alphazero", "selfplay",
          (small(100, 1.0, AZ_SMALL), full(200, 30.0, AZ_FULL)), AZ_SETTINGS),
     # Battle Sheep 6x6, 2 players
-    Cell("battle_sheep", BATTLE_SHEEP, "ppo", "random,evaluation", (small(4_000), full(300_000))),
+    Cell("battle_sheep", BATTLE_SHEEP, "ppo", "random,evaluation", (small(4_000, 0, BC_SMALL), full(300_000)),
+         ("teacher=evaluation",)),
     Cell("battle_sheep", BATTLE_SHEEP, "dqn", "random,evaluation", (small(4_000), full(300_000))),
     Cell("battle_sheep", BATTLE_SHEEP, "alphazero", "selfplay",
          (small(100, 1.0, AZ_SMALL), full(200, 30.0, AZ_FULL)), AZ_SETTINGS),

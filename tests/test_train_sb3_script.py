@@ -150,6 +150,10 @@ def test_cli_prints_the_final_evaluation(capsys, tmp_path) -> None:
         ({"eval_opponents": "random,bogus"}, r"eval_opponents: unknown agent 'bogus'"),
         ({"snapshot_share": 1.5}, r"snapshot_share must be in \[0, 1\]"),
         ({"resume": "no/such/model.zip"}, r"resume: no saved model at no/such/model.zip"),
+        ({"teacher": "heuristic", "algo": "dqn"}, r"teacher: behaviour cloning warm-starts a PPO policy only"),
+        ({"teacher": "greedy"}, r"teacher: unknown agent 'greedy' for game 'quoridor'; choices: \[.*'heuristic'"),
+        ({"teacher": "heuristic", "teacher_steps": 0}, r"teacher_steps must be in >= 1"),
+        ({"teacher": "heuristic", "teacher_epochs": 0}, r"teacher_epochs must be in >= 1"),
     ],
 )
 def test_bad_arguments_are_rejected_before_training(overrides: dict[str, Any], message: str, tmp_path) -> None:

@@ -57,6 +57,7 @@ from baselines.learners.sb3.agent import (
     sidecar_path,
     zip_path,
 )
+from baselines.learners.sb3.imitation import collect_demonstrations, pretrain_policy
 from baselines.learners.sb3.policies import ALGORITHMS, algorithm_class, make_model
 from baselines.learners.sb3.selfplay import SNAPSHOT_PATTERN, SnapshotCallback
 from baselines.learners.sb3.training import (
@@ -141,6 +142,14 @@ class SB3Settings:
     shaping: float = 0.0
     """Weight of potential-based reward shaping from the game's heuristic value (baselines.learners.shaping): each
     step adds shaping * (gamma * phi(next) - phi(now)); 0: off, the reward is the game's return alone."""
+    teacher: str = ""
+    """PPO: an agent of the game (make_agent name, e.g. greedy) whose moves the policy imitates before
+    reinforcement learning (behaviour cloning, baselines.learners.sb3.imitation); empty: none. A resumed run has
+    it already and skips it."""
+    teacher_steps: int = 50_000
+    """PPO with a teacher: the teacher's decisions recorded in the training env (not counted in steps)."""
+    teacher_epochs: int = 20
+    """PPO with a teacher: passes of behaviour cloning over its decisions."""
     n_steps: int = 256
     """PPO: rollout steps per env between updates."""
     n_epochs: int = 10
@@ -248,6 +257,7 @@ def plan_training(settings: SB3Settings) -> TrainPlan:
     _check_numbers(settings)
     game, config = checked_game(settings.game, settings.config)
     opponents = _training_opponents(settings.opponents, settings.game)
+    _check_teacher(settings)
     resume = _checked_resume(settings, game)
     default_out = Path(f"runs/{settings.game}-{settings.algo}-{settings.seed}")
     out = Path(settings.out) if settings.out else run_folder(settings.resume) if resume else default_out
@@ -265,6 +275,7 @@ def _check_numbers(settings: SB3Settings) -> None:
     if settings.vec not in VEC_ENV_KINDS:
         raise ValueError(f"vec must be one of {list(VEC_ENV_KINDS)}, got {settings.vec!r}")
     positive = ("steps", "n_envs", "eval_every", "eval_games", "n_steps", "n_epochs", "snapshot_every")
+    positive += ("teacher_steps", "teacher_epochs")
     for name in (*positive, "buffer_size", "target_update_interval"):
         check_int(name, getattr(settings, name), 1)
     for name in ("seed", "batch_size", "learning_starts"):
@@ -278,6 +289,18 @@ def _check_numbers(settings: SB3Settings) -> None:
         raise ValueError(f"shaping must be a finite number >= 0 (0: off), got {settings.shaping!r}")
     if settings.resume and settings.force:
         raise ValueError("resume and force exclude each other: resume continues a run, force replaces it")
+
+
+def _check_teacher(settings: SB3Settings) -> None:
+    if not settings.teacher:
+        return
+    if settings.algo != "ppo":
+        raise ValueError(f"teacher: behaviour cloning warm-starts a PPO policy only, but algo={settings.algo!r}")
+    choices = agent_choices(settings.game)
+    if settings.teacher not in choices:
+        raise ValueError(
+            f"teacher: unknown agent {settings.teacher!r} for game {settings.game!r}; choices: {sorted(choices)}"
+        )
 
 
 def _training_opponents(text: str, game_name: str) -> list[str]:
@@ -622,6 +645,8 @@ def _train_in(settings: SB3Settings, plan: TrainPlan, env: Any, history: list[Ev
     model = build_model(settings, plan, env)
     recorder = EvalRecorder(settings, plan, history, IllegalActionCounter())
     callbacks = training_callbacks(settings, plan, recorder)
+    if plan.resume is None and settings.teacher:
+        clone_teacher(settings, plan, model)
     if plan.resume is None:
         recorder(model)
     else:
@@ -629,6 +654,22 @@ def _train_in(settings: SB3Settings, plan: TrainPlan, env: Any, history: list[Ev
     if remaining_steps(plan) > 0:
         model.learn(remaining_steps(plan), callback=callbacks, reset_num_timesteps=plan.resume is None)
     return _finish(model, recorder, callbacks)
+
+
+def clone_teacher(settings: SB3Settings, plan: TrainPlan, model: Any) -> list[dict[str, float]]:
+    """Behaviour cloning of ``settings.teacher`` into ``model``'s policy (before step 0); the per-epoch losses."""
+    demos = collect_demonstrations(
+        settings.game, plan.config, settings.teacher, opponent_mix(settings, plan), settings.teacher_steps,
+        settings.seed, settings.shaping, settings.gamma, settings.progress,
+    )  # fmt: skip
+    history = pretrain_policy(model, demos, settings.teacher_epochs, settings.seed, progress=settings.progress)
+    last = history[-1]
+    print(
+        f"behaviour cloning of {settings.teacher}: {demos.size} decisions of {demos.episodes} games (its mean return "
+        f"{demos.teacher_return:.2f}), {settings.teacher_epochs} epochs: agrees on {last['agreement']:.0%}, policy "
+        f"loss {last['policy_loss']:.3f}, value loss {last['value_loss']:.4f}"
+    )
+    return history
 
 
 def _finish(model: Any, recorder: EvalRecorder, callbacks: list[Any]) -> TrainResult:
