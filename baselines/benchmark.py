@@ -704,6 +704,9 @@ def markdown_row(cell: Cell, result: Mapping[str, Any] | None) -> str:
     illegal = sum(row["illegal"] for row in result["evaluations"]) + result.get("train_illegal", 0)
     flag = f"**{illegal} illegal moves**" if illegal else "0"
     trained = f"{result['trained']:,} {result['unit']}"
+    scored_at = result.get("model_steps", result["trained"])
+    if scored_at != result["trained"]:  # an SB3 cell scores its best checkpoint (best.zip)
+        trained += f"; best at {scored_at:,}"
     scores = f"{score_text(random_row)} | {scripted_row['opponent']}: {score_text(scripted_row)}"
     return f"{head} {trained} | {duration_text(result['train_seconds'])} | {scores} | {flag} |"
 

@@ -229,6 +229,15 @@ def test_illegal_moves_are_counted_replaced_and_flagged() -> None:
     assert f"**{2 * learner.illegal} illegal moves**" in markdown_row(MICRO_TABLE[0], result)
 
 
+def test_a_row_names_the_best_checkpoint_it_scored_when_it_is_not_the_last() -> None:
+    row = {"opponent": "random", "games": 4, "win_rate": 0.5, "ci_low": 0.1, "ci_high": 0.9, "illegal": 0}
+    result = {"evaluations": [row, row], "trained": 1_000, "unit": "steps", "train_seconds": 3.0, "model_steps": 400}
+    assert "| 1,000 steps; best at 400 |" in markdown_row(MICRO_TABLE[0], result)
+    unrecorded = {key: value for key, value in result.items() if key != "model_steps"}
+    for last in ({**result, "model_steps": 1_000}, unrecorded):
+        assert "| 1,000 steps |" in markdown_row(MICRO_TABLE[0], last)
+
+
 # -- bad options -------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("changes", "message"),
