@@ -60,13 +60,17 @@ def test_demonstrations_are_seeded() -> None:
     assert not np.array_equal(first.observations["observation"], other.observations["observation"])
 
 
-def test_cloning_makes_the_policy_play_the_teachers_moves(greedy_demos) -> None:
+def test_cloning_makes_the_policy_play_the_teachers_moves_whatever_ppos_own_rate(greedy_demos) -> None:
+    """Cloning has its own optimizer: a PPO set up to fine-tune gently (3e-5) clones as fast, and its optimizer
+    keeps its rate and an empty state for reinforcement learning."""
     game = make_game("node_conquest", **SMALL)
     env = make_vec_env("node_conquest", SMALL, OpponentMix(), 1)
-    model = make_model("ppo", env, game, seed=0, learning_rate=1e-3)
-    history = pretrain_policy(model, greedy_demos, epochs=25, seed=0, batch_size=64)
+    model = make_model("ppo", env, game, seed=0, learning_rate=3e-5)
+    history = pretrain_policy(model, greedy_demos, epochs=25, seed=0, batch_size=64, learning_rate=1e-3)
     assert history[-1]["policy_loss"] < 0.5 * history[0]["policy_loss"]
     assert history[-1]["agreement"] > history[0]["agreement"] + 0.2
+    assert model.policy.optimizer.param_groups[0]["lr"] == pytest.approx(3e-5)
+    assert not model.policy.optimizer.state
     env.close()
 
 
@@ -78,6 +82,8 @@ def test_cloning_refuses_bad_numbers_and_a_model_without_masked_policy(greedy_de
         pretrain_policy(ppo, greedy_demos, epochs=0, seed=0)
     with pytest.raises(ValueError, match="batch_size must be an int >= 1"):
         pretrain_policy(ppo, greedy_demos, epochs=1, seed=0, batch_size=0)
+    with pytest.raises(ValueError, match="learning_rate must be a finite number > 0, got 0"):
+        pretrain_policy(ppo, greedy_demos, epochs=1, seed=0, learning_rate=0)
     with pytest.raises(ValueError, match="needs a MaskablePPO model, got MaskedDQN"):
         pretrain_policy(make_model("dqn", env, game, seed=0), greedy_demos, epochs=1, seed=0)
     with pytest.raises(ValueError, match="steps must be an int >= 1, got 0"):

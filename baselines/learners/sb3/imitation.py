@@ -21,6 +21,7 @@ Example:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -140,21 +141,27 @@ def pretrain_policy(
     seed: int,
     batch_size: int = 256,
     value_coef: float = 0.5,
+    learning_rate: float = 3e-4,
     progress: bool = False,
 ) -> list[dict[str, float]]:
-    """Fit ``model``'s MaskablePPO policy to ``demos`` for ``epochs`` passes with its own optimizer; one row of
-    mean losses per epoch (``policy_loss``: the teacher moves' negative log-likelihood, ``value_loss``,
+    """Fit ``model``'s MaskablePPO policy to ``demos`` for ``epochs`` passes of Adam at ``learning_rate`` (an
+    optimizer of its own: PPO's keeps its rate and state, so a gentle fine-tuning rate does not slow the cloning);
+    one row of mean losses per epoch (``policy_loss``: the teacher moves' negative log-likelihood, ``value_loss``,
     ``agreement``: the share of decisions where the policy's most likely move is the teacher's).
 
     Raises:
-        ValueError: ``epochs`` or ``batch_size`` < 1, or a model without a masked policy (not MaskablePPO).
+        ValueError: ``epochs`` or ``batch_size`` < 1, ``learning_rate`` not > 0, or a model without a masked policy
+            (not MaskablePPO).
     """
     for name, value in (("epochs", epochs), ("batch_size", batch_size)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ValueError(f"{name} must be an int >= 1, got {value!r}")
+    if not (isinstance(learning_rate, (int, float)) and math.isfinite(learning_rate) and learning_rate > 0):
+        raise ValueError(f"learning_rate must be a finite number > 0, got {learning_rate!r}")
     policy = model.policy
     if not isinstance(policy, MaskableActorCriticPolicy):
         raise ValueError(f"behaviour cloning needs a MaskablePPO model, got {type(model).__name__}")
+    optimizer = th.optim.Adam(policy.parameters(), lr=learning_rate)
     rng = np.random.default_rng(seed)
     history = []
     policy.set_training_mode(True)
@@ -162,13 +169,15 @@ def pretrain_policy(
         for _ in range(epochs):
             order = rng.permutation(demos.size)
             batches = [order[start : start + batch_size] for start in range(0, demos.size, batch_size)]
-            history.append(_mean_rows([_train_batch(policy, demos, batch, value_coef) for batch in batches]))
+            history.append(_mean_rows([_train_batch(policy, optimizer, demos, batch, value_coef) for batch in batches]))
             bar.update(1)
     policy.set_training_mode(False)
     return history
 
 
-def _train_batch(policy: Any, demos: Demonstrations, batch: np.ndarray, value_coef: float) -> dict[str, float]:
+def _train_batch(
+    policy: Any, optimizer: th.optim.Optimizer, demos: Demonstrations, batch: np.ndarray, value_coef: float
+) -> dict[str, float]:
     observations, _ = policy.obs_to_tensor({key: value[batch] for key, value in demos.observations.items()})
     masks = demos.observations["action_mask"][batch].astype(bool)
     actions = th.as_tensor(demos.actions[batch], device=policy.device)
@@ -176,10 +185,10 @@ def _train_batch(policy: Any, demos: Demonstrations, batch: np.ndarray, value_co
     values, log_prob, _ = policy.evaluate_actions(observations, actions, action_masks=masks)
     policy_loss = -log_prob.mean()
     value_loss = functional.mse_loss(values.flatten(), returns)
-    policy.optimizer.zero_grad()
+    optimizer.zero_grad()
     (policy_loss + value_coef * value_loss).backward()
     th.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
-    policy.optimizer.step()
+    optimizer.step()
     with th.no_grad():
         distribution = policy.get_distribution(observations, action_masks=masks)
         agreement = (distribution.distribution.probs.argmax(dim=1) == actions).float().mean()

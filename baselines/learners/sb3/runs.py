@@ -145,7 +145,8 @@ class SB3Settings:
     teacher: str = ""
     """PPO: an agent of the game (make_agent name, e.g. greedy) whose moves the policy imitates before
     reinforcement learning (behaviour cloning, baselines.learners.sb3.imitation); empty: none. A resumed run has
-    it already and skips it."""
+    it already and skips it. Fine-tune gently (e.g. learning_rate 3e-5, ent_coef 0): at PPO's defaults the first
+    updates undid the clone in the benchmark (docs/results/benchmark.md)."""
     teacher_steps: int = 50_000
     """PPO with a teacher: the teacher's decisions recorded in the training env (not counted in steps)."""
     teacher_epochs: int = 20
