@@ -79,8 +79,7 @@ def collect_demonstrations(
     Raises:
         ValueError: ``steps`` < 1, or ``teacher`` is not an agent of the game (from ``make_agent``).
     """
-    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
-        raise ValueError(f"steps must be an int >= 1, got {steps!r}")
+    _check_count("steps", steps)
     chooser = AgentOpponent(make_agent(teacher, game_name, seed))
     env = make_training_env(game_name, config, opponents, shaping, gamma)
     game_env: SingleAgentEnv = env.unwrapped  # type: ignore[assignment]
@@ -153,9 +152,8 @@ def pretrain_policy(
         ValueError: ``epochs`` or ``batch_size`` < 1, ``learning_rate`` not > 0, or a model without a masked policy
             (not MaskablePPO).
     """
-    for name, value in (("epochs", epochs), ("batch_size", batch_size)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"{name} must be an int >= 1, got {value!r}")
+    _check_count("epochs", epochs)
+    _check_count("batch_size", batch_size)
     if not (isinstance(learning_rate, (int, float)) and math.isfinite(learning_rate) and learning_rate > 0):
         raise ValueError(f"learning_rate must be a finite number > 0, got {learning_rate!r}")
     policy = model.policy
@@ -182,18 +180,36 @@ def _train_batch(
     masks = demos.observations["action_mask"][batch].astype(bool)
     actions = th.as_tensor(demos.actions[batch], device=policy.device)
     returns = th.as_tensor(demos.returns[batch], device=policy.device)
-    values, log_prob, _ = policy.evaluate_actions(observations, actions, action_masks=masks)
-    policy_loss = -log_prob.mean()
+    values, distribution = _values_and_distribution(policy, observations, masks)
+    policy_loss = -distribution.log_prob(actions).mean()
     value_loss = functional.mse_loss(values.flatten(), returns)
     optimizer.zero_grad()
     (policy_loss + value_coef * value_loss).backward()
     th.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
     optimizer.step()
-    with th.no_grad():
-        distribution = policy.get_distribution(observations, action_masks=masks)
-        agreement = (distribution.distribution.probs.argmax(dim=1) == actions).float().mean()
+    agreement = (distribution.distribution.probs.argmax(dim=1) == actions).float().mean()
     losses = {"policy_loss": policy_loss.item(), "value_loss": value_loss.item()}
     return {**losses, "agreement": agreement.item()}
+
+
+def _values_and_distribution(policy: Any, observations: Any, masks: np.ndarray) -> tuple[th.Tensor, Any]:
+    """The critic's values and the masked action distribution from one pass through the network, as
+    ``MaskableActorCriticPolicy.evaluate_actions`` computes them (which returns the chosen actions' log-probability
+    alone; the agreement needs the whole distribution)."""
+    features = policy.extract_features(observations)
+    if policy.share_features_extractor:
+        latent_pi, latent_vf = policy.mlp_extractor(features)
+    else:
+        latent_pi = policy.mlp_extractor.forward_actor(features[0])
+        latent_vf = policy.mlp_extractor.forward_critic(features[1])
+    distribution = policy._get_action_dist_from_latent(latent_pi)
+    distribution.apply_masking(masks)
+    return policy.value_net(latent_vf), distribution
+
+
+def _check_count(name: str, value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be an int >= 1, got {value!r}")
 
 
 def _mean_rows(rows: list[dict[str, float]]) -> dict[str, float]:

@@ -275,8 +275,8 @@ def _check_numbers(settings: SB3Settings) -> None:
         raise ValueError(f"algo must be one of {list(ALGORITHMS)}, got {settings.algo!r}")
     if settings.vec not in VEC_ENV_KINDS:
         raise ValueError(f"vec must be one of {list(VEC_ENV_KINDS)}, got {settings.vec!r}")
-    positive = ("steps", "n_envs", "eval_every", "eval_games", "n_steps", "n_epochs", "snapshot_every")
-    positive += ("teacher_steps", "teacher_epochs")
+    positive = ("steps", "n_envs", "eval_every", "eval_games", "n_steps", "n_epochs", "snapshot_every", "teacher_steps",
+                "teacher_epochs")  # fmt: skip
     for name in (*positive, "buffer_size", "target_update_interval"):
         check_int(name, getattr(settings, name), 1)
     for name in ("seed", "batch_size", "learning_starts"):
