@@ -16,6 +16,8 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 import numpy as np
 
+from boardenvs.svg import text_svg
+
 TERMINAL: int = -1
 """``state.current_player`` of a finished game."""
 
@@ -392,6 +394,35 @@ class Game(ABC, Generic[S, M]):
     def render_rgb(self, state: S) -> np.ndarray:
         """``uint8[H, W, 3]`` picture of the state (games override with a real drawing)."""
         return text_to_rgb(self.to_text(state))
+
+    def render_svg(self, state: S, seat: int | None = None, mask: np.ndarray | None = None) -> str:
+        """The state drawn as an SVG document: for a spectator (``seat=None``, everything) or as seat ``seat`` may
+        see it (what :meth:`determinize` would resample for that seat is drawn face down or left out, so the
+        picture of ``state`` and of any of its determinizations for ``seat`` are the same string).
+
+        Args:
+            state: The position.
+            seat: ``None`` for the spectator's view, or the seat (0..n-1) whose view to draw.
+            mask: The legal actions of the player to move (``bool[num_actions]``) to draw as clickable targets
+                (``<g class="target" data-actions="...">``, see :mod:`boardenvs.svg`), or ``None`` for none.
+
+        Raises:
+            ValueError: ``seat`` is not ``None`` or a seat of this game, or ``mask`` has the wrong shape.
+        """
+        if seat is not None:
+            check_int("seat", seat, 0, self.spec.num_players - 1)
+        if mask is not None:
+            mask = np.asarray(mask)
+            if mask.shape != (self.spec.num_actions,):
+                raise ValueError(f"mask must have shape ({self.spec.num_actions},), got {mask.shape}")
+            mask = mask.astype(bool)
+        return self._render_svg(state, seat, mask)
+
+    def _render_svg(self, state: S, seat: int | None, mask: np.ndarray | None) -> str:
+        """The game's SVG drawing (arguments checked by :meth:`render_svg`); by default the state's text."""
+        del mask
+        text = self.to_text(state) if seat is None else self.text_for(state, seat)
+        return text_svg(text, self.spec.name)
 
 
 # -- actions and move texts -----------------------------------------------------------------------

@@ -1,0 +1,236 @@
+"""A replay as one self-contained HTML page: the game's SVG pictures, a player and the move list, offline.
+
+:func:`replay_html` draws every position of a :class:`~boardenvs.replay.Replay` with the game's ``render_svg``
+and writes them, with a small player (play/pause, step, a slider, speed, the move list in notation and the
+result), into one HTML file that opens from disk: no server, no network, no library. For a game with hidden
+information the page can switch between the spectator's view and each seat's view (what that seat saw, its
+moves written as that seat saw them). Identical pictures are stored once.
+
+>>> from boardenvs import make_game
+>>> from boardenvs.replay import record_replay
+>>> game = make_game("quoridor", board_size=3)
+>>> page = replay_html(record_replay(game, seed=1, actions=[4, 9], agents=["me", "you"]))
+>>> page.startswith("<!DOCTYPE html>") and "b2h" in page
+True
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+from typing import Any
+
+from boardenvs.core import Game
+from boardenvs.replay import Replay, load_replay, replay_states
+
+SPEEDS: tuple[float, ...] = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
+"""The speeds the player offers, in moves per second (2 by default)."""
+
+
+def result_text(replay: Replay, finished: bool = True) -> str:
+    """``'heuristic (seat 0) won'``, ``'a draw'``, with ``' at the move cap'`` when the cap ended it."""
+    result = replay.result
+    if not finished:
+        return f"not finished after {result.plies} moves"
+    best = max(result.returns)
+    winners = [seat for seat, value in enumerate(result.returns) if value == best]
+    if len(winners) == len(result.returns):
+        text = "a draw"
+    else:
+        names = " and ".join(f"{replay.agents[seat]} (seat {seat})" for seat in winners)
+        text = f"{names} won" if len(winners) == 1 else f"{names} shared the win"
+    return text + (" at the move cap" if result.truncated else "")
+
+
+def replay_data(replay: Replay, game: Game, states: list[Any]) -> dict[str, Any]:
+    """What the page plays: the pictures (each stored once), which picture each view shows at each position, the
+    move texts per view, the movers and the result."""
+    seats = range(game.spec.num_players)
+    views: list[int | None] = [None] if game.spec.perfect_information else [None, *seats]
+    frames: list[str] = []
+    frame_ids: dict[str, int] = {}
+    indices = []
+    for seat in views:
+        pictures = [game.render_svg(state, seat) for state in states]
+        indices.append([frame_ids.setdefault(svg, len(frame_ids)) for svg in pictures])
+    frames = list(frame_ids)
+    move_texts = [[_move_text(game, states[i], move.action, seat) for i, move in enumerate(replay.moves)]
+                  for seat in views]  # fmt: skip
+    return {
+        "title": f"{replay.game}: " + " vs ".join(replay.agents),
+        "agents": list(replay.agents),
+        "views": [_view_name(replay, seat) for seat in views],
+        "frames": frames,
+        "frameIndex": indices,
+        "moves": move_texts,
+        "movers": [move.player for move in replay.moves],
+        "result": result_text(replay, game.is_terminal(states[-1])),
+        "returns": list(replay.result.returns),
+        "speeds": list(SPEEDS),
+    }
+
+
+def _move_text(game: Game, state: Any, action: int, seat: int | None) -> str:
+    return game.action_to_str(state, action) if seat is None else game.action_text_for(state, action, seat)
+
+
+def _view_name(replay: Replay, seat: int | None) -> str:
+    return "spectator (everything)" if seat is None else f"seat {seat}: {replay.agents[seat]}"
+
+
+def replay_html(replay: Replay, game: Game | None = None, states: list[Any] | None = None) -> str:
+    """The self-contained HTML page of ``replay`` (its moves are checked when ``states`` is not given).
+
+    Args:
+        replay: The game.
+        game: Its game, if already built (default: ``replay.make_game()``).
+        states: Its states, if already replayed (default: :func:`~boardenvs.replay.replay_states`).
+    """
+    game = game or replay.make_game()
+    states = states if states is not None else replay_states(replay, game)
+    data = json.dumps(replay_data(replay, game, states), separators=(",", ":"))
+    data = data.replace("</", "<\\/")  # nothing in the data can close the <script> element
+    return (PAGE.replace("$TITLE", html.escape(f"boardenvs replay: {replay.game}"))
+            .replace("$SCRIPT", PLAYER_SCRIPT).replace("$DATA", data))  # fmt: skip
+
+
+def write_replay_html(source: Replay | str | Path | dict[str, Any], path: str | Path) -> Path:
+    """Write the HTML page of a replay (a :class:`Replay`, or a replay file or JSON data) to ``path``."""
+    if isinstance(source, Replay):
+        page = replay_html(source)
+    else:
+        replay, game, states = load_replay(source)
+        page = replay_html(replay, game, states)
+    path = Path(path)
+    path.write_text(page, encoding="utf-8")
+    return path
+
+
+class HtmlReplay:
+    """A replay shown in Jupyter (``display(HtmlReplay(replay))``) or saved as a page (:meth:`save`).
+
+    Args:
+        replay: The game to show.
+        height: The height of the player in a notebook, in pixels.
+    """
+
+    def __init__(self, replay: Replay, height: int = 640) -> None:
+        self.replay = replay
+        self.height = height
+        self.html = replay_html(replay)
+
+    def save(self, path: str | Path) -> Path:
+        """Write the page to ``path``."""
+        path = Path(path)
+        path.write_text(self.html, encoding="utf-8")
+        return path
+
+    def _repr_html_(self) -> str:
+        """The page inside an isolated ``<iframe srcdoc>`` (its script cannot touch the notebook)."""
+        source = html.escape(self.html, quote=True)
+        return (f'<iframe srcdoc="{source}" style="width:100%;height:{int(self.height)}px;border:0" '
+                f'sandbox="allow-scripts"></iframe>')  # fmt: skip
+
+
+PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>$TITLE</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>
+body{font-family:Helvetica,Arial,sans-serif;margin:0;background:#f4f4f0;color:#222}
+header{padding:8px 14px;background:#263238;color:#fff}
+header h1{font-size:17px;margin:0}
+main{display:flex;gap:14px;padding:12px;align-items:flex-start;flex-wrap:wrap}
+#board{background:#fff;border:1px solid #ccc;padding:6px;max-width:min(100%,900px)}
+#board svg{max-width:100%;height:auto;display:block}
+#side{min-width:240px;max-width:340px;flex:1}
+.controls{display:flex;gap:4px;flex-wrap:wrap;align-items:center;margin-bottom:8px}
+button,select{font-size:14px;padding:4px 8px}
+#slider{width:100%}
+#status{margin:6px 0;font-size:14px}
+#result{margin:6px 0;padding:6px 8px;background:#fff3c4;border:1px solid #e0c060;font-weight:bold;display:none}
+#result.shown{display:block}
+ol#moves{max-height:420px;overflow-y:auto;background:#fff;border:1px solid #ccc;margin:0;padding:4px 4px 4px 44px;
+font-family:monospace;font-size:13px}
+ol#moves li{cursor:pointer;padding:1px 4px}
+ol#moves li.current{background:#ffd54f}
+.seat0{color:#d32f2f}.seat1{color:#1565c0}.seat2{color:#b28704}.seat3{color:#2e7d32}
+</style></head>
+<body><header><h1 id="title"></h1></header>
+<main><div id="board"></div>
+<div id="side">
+<div class="controls">
+<button id="first" title="first position (Home)">&#x23EE;</button>
+<button id="prev" title="previous move (Left)">&#x25C0;</button>
+<button id="play" title="play / pause (Space)">&#x25B6; play</button>
+<button id="next" title="next move (Right)">&#x25B6;&#xFE0E;|</button>
+<button id="last" title="last position (End)">&#x23ED;</button>
+</div>
+<input type="range" id="slider" min="0" value="0" aria-label="position">
+<div class="controls"><label>speed <select id="speed"></select></label>
+<label id="viewbox">view <select id="view"></select></label></div>
+<div id="status"></div><div id="result"></div>
+<ol id="moves" start="1"></ol>
+</div></main>
+<script type="application/json" id="replay-data">$DATA</script>
+<script>$SCRIPT</script>
+</body></html>
+"""
+
+PLAYER_SCRIPT = """
+"use strict";
+const D = JSON.parse(document.getElementById("replay-data").textContent);
+const $ = (id) => document.getElementById(id);
+const last = D.frameIndex[0].length - 1;
+let pos = 0, view = 0, timer = null;
+$("title").textContent = D.title;
+$("slider").max = last;
+D.speeds.forEach((s) => {
+  const o = new Option(s + " moves/s", s); if (s === 2) o.selected = true; $("speed").add(o);
+});
+D.views.forEach((name, i) => $("view").add(new Option(name, i)));
+if (D.views.length < 2) $("viewbox").style.display = "none";
+function buildMoves() {
+  const list = $("moves"); list.innerHTML = "";
+  D.moves[view].forEach((text, i) => {
+    const li = document.createElement("li");
+    li.textContent = text; li.className = "seat" + D.movers[i]; li.title = D.agents[D.movers[i]];
+    li.addEventListener("click", () => { stop(); show(i + 1); });
+    list.appendChild(li);
+  });
+}
+function show(p) {
+  pos = Math.max(0, Math.min(last, p));
+  $("board").innerHTML = D.frames[D.frameIndex[view][pos]];
+  $("slider").value = pos;
+  const mover = pos > 0 ? D.movers[pos - 1] : null;
+  $("status").textContent = pos === 0 ? "start (" + last + " moves)" :
+    "move " + pos + " of " + last + ": " + D.agents[mover] + " (seat " + mover + ") played " + D.moves[view][pos - 1];
+  $("result").textContent = "Result: " + D.result;
+  $("result").classList.toggle("shown", pos === last);
+  document.querySelectorAll("#moves li").forEach((li, i) => li.classList.toggle("current", i === pos - 1));
+  const current = document.querySelector("#moves li.current");
+  if (current) current.scrollIntoView({block: "nearest"});
+}
+function stop() { if (timer) clearInterval(timer); timer = null; $("play").innerHTML = "&#x25B6; play"; }
+function play() {
+  if (pos === last) show(0);
+  $("play").innerHTML = "&#x23F8; pause";
+  timer = setInterval(() => { if (pos >= last) stop(); else show(pos + 1); }, 1000 / Number($("speed").value));
+}
+$("play").onclick = () => (timer ? stop() : play());
+$("first").onclick = () => { stop(); show(0); };
+$("last").onclick = () => { stop(); show(last); };
+$("prev").onclick = () => { stop(); show(pos - 1); };
+$("next").onclick = () => { stop(); show(pos + 1); };
+$("slider").oninput = () => { stop(); show(Number($("slider").value)); };
+$("speed").onchange = () => { if (timer) { stop(); play(); } };
+$("view").onchange = () => { view = Number($("view").value); buildMoves(); show(pos); };
+document.addEventListener("keydown", (e) => {
+  if (e.target.tagName === "SELECT" || e.target.tagName === "INPUT") return;
+  const keys = {ArrowLeft: () => $("prev").click(), ArrowRight: () => $("next").click(),
+    Home: () => $("first").click(), End: () => $("last").click(), " ": () => $("play").click()};
+  if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
+});
+buildMoves(); show(0);
+"""
