@@ -12,7 +12,15 @@ from baselines.arena import play_game, tournament
 from baselines.arena.replays import replay_from_record
 from boardenvs import make_game
 from boardenvs.replay import load_replay
-from boardenvs.replay_html import HtmlReplay, replay_data, replay_html, result_text, write_replay_html
+from boardenvs.replay_html import (
+    HtmlReplay,
+    pack_pictures,
+    replay_data,
+    replay_html,
+    result_text,
+    unpack_pictures,
+    write_replay_html,
+)
 from scripts import replay as replay_script
 
 
@@ -37,10 +45,10 @@ def test_the_page_needs_nothing_outside_the_file():
 
 def test_the_page_holds_a_picture_per_position_and_the_moves_in_notation():
     replay, game = random_replay("quoridor", board_size=5)
+    states = load_replay(replay.to_json())[2]
     data = page_data(replay_html(replay))
-    assert len(data["frameIndex"][0]) == len(replay.moves) + 1
+    assert unpack_pictures(data["tokens"], data["pictures"]) == [[game.render_svg(state) for state in states]]
     assert data["moves"][0] == [move.notation for move in replay.moves]
-    assert all(frame.startswith("<svg") for frame in data["frames"])
     assert data["result"] == result_text(replay)
 
 
@@ -49,17 +57,19 @@ def test_a_game_with_hidden_information_has_a_view_per_seat_and_the_spectator():
     states = load_replay(replay.to_json())[2]
     data = replay_data(replay, game, states)
     assert data["views"][0].startswith("spectator") and len(data["views"]) == 3
+    pictures = unpack_pictures(data["tokens"], data["pictures"])
     for seat in range(2):
-        shown = [data["frames"][index] for index in data["frameIndex"][seat + 1]]
-        assert shown == [game.render_svg(state, seat) for state in states]
+        assert pictures[seat + 1] == [game.render_svg(state, seat) for state in states]
 
 
-def test_identical_pictures_are_stored_once():
-    replay, game = random_replay("quoridor", board_size=5)
+def test_pictures_are_stored_as_the_tags_that_changed():
+    replay, game = random_replay("node_conquest", max_plies=100)
     states = load_replay(replay.to_json())[2]
-    data = replay_data(replay, game, states + states)
-    assert len(data["frames"]) == len({game.render_svg(state) for state in states})
-    assert data["frameIndex"][0] == data["frameIndex"][0][: len(states)] * 2
+    pictures = [game.render_svg(state) for state in states]
+    tokens, packed = pack_pictures([pictures, pictures[::-1]])
+    assert unpack_pictures(tokens, packed) == [pictures, pictures[::-1]]
+    stored = sum(map(len, tokens)) + len(json.dumps(packed))
+    assert stored < sum(map(len, pictures)) / 4
 
 
 def test_nothing_in_the_data_can_close_the_script_element():

@@ -15,6 +15,7 @@ from boardenvs.games.splendor.observation import observation_fields, observe
 from boardenvs.games.splendor.render import render_rgb
 from boardenvs.games.splendor.state import PAY as PAY_PHASE
 from boardenvs.games.splendor.state import PHASE_NAMES, POINTS, SplendorState
+from boardenvs.games.splendor.svg import draw_svg
 from boardenvs.games.splendor.tables import (
     BUY_FACE_UP,
     BUY_RESERVED,
@@ -318,6 +319,11 @@ class Splendor(Game[SplendorState, Move]):
         """``uint8[H, W, 3]``: nobles, the face-up cards as coloured rectangles, the supply and each player's
         tokens, bonuses, reserves and points as coloured blocks (see ``render.py``)."""
         return render_rgb(self.config, self.tables.cards, state)
+
+    def _render_svg(self, state: SplendorState, seat: int | None, mask: np.ndarray | None) -> str:
+        """Nobles, the three levels with their decks, the supply and a panel per seat, drawn as ``seat`` may see
+        them, with ``mask``'s actions as click targets (``svg.py``)."""
+        return draw_svg(self, state, seat, mask)
 
     def card_to_str(self, card: int) -> str:
         """``"L1 K+1p (W1 U1)"``: level, bonus colour, points and cost of a card id ("--" for -1)."""
