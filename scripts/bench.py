@@ -13,12 +13,19 @@ its C++ Quoridor is measured in the same run and the ratios are printed.
     python -m scripts.bench --seconds 2 --rounds 5   # rows take turns 5 times, medians kept (a busy machine)
     python -m scripts.bench --mcts             # MCTS simulations/s on Quoridor 9x9 vs OpenSpiel's MCTSBot
     python -m scripts.bench --alphazero        # AlphaZero self-play search: batched vs one-leaf forward passes
+    python -m scripts.bench --arena            # the live arena: server time of a move and a random bot's reply
 
 ``--mcts`` times one search from the initial Quoridor position with random rollouts (a fixed number of
 simulations, the same UCT constant) for our ``MCTSAgent`` (its fast Quoridor playouts, and the generic
 ``legal_actions`` + ``apply`` playouts) and for OpenSpiel's Python ``MCTSBot`` with
 ``RandomRolloutEvaluator(n_rollouts=1)`` on its C++ Quoridor, interleaved, and prints the median rates and
 their ratio. With ``--mcts`` the forward-model tables run only for the games named by ``--games``.
+
+The "SVG picture" row draws the spectator's picture (``Game.render_svg``) of every position of random games; its
+``us/transition`` is the time to draw one picture. ``--arena`` plays every game's default config in the live arena
+(``baselines.web``, in process through its ASGI app: request parsing, the move, a ``random`` bot's reply in its
+worker process, the seat view and its JSON) as a person against ``random``, and prints the median milliseconds of
+server time per move.
 
 ``--alphazero`` times AlphaZero's self-play search on ``--alphazero-game`` (``--config`` applies): one fresh
 ``PolicyValueNet`` (seeded by ``--seed``) behind one ``NetworkEvaluator``; an ``MCTSAgent`` with
@@ -74,6 +81,8 @@ class Args:
     """Timed searches per MCTS implementation (the median rate is reported)."""
     mcts_uct_c: float = 1.4
     """UCT exploration constant of both MCTS implementations."""
+    arena: bool = False
+    """Measure the live arena's server time per move against a random bot (needs the web extra)."""
     alphazero: bool = False
     """Measure AlphaZero self-play search (a fresh network): batched vs one-leaf simulations/s (see above)."""
     alphazero_game: str = "node_conquest"
@@ -177,6 +186,26 @@ def forward_model_observed(game: boardenvs.Game, seconds: float, seed: int) -> M
         return plies
 
     return _timed(f"{game.spec.name} forward model + observe", seconds, play)
+
+
+def svg_pictures(game: boardenvs.Game, seconds: float, seed: int) -> Measurement:
+    """``Game.render_svg`` of the spectator's view, over every position of a few random games (one
+    "transition" is one picture; ``us/transition`` is the time to draw one)."""
+    rng = np.random.default_rng(seed)
+    positions: list[Any] = []
+    while len(positions) < 200:
+        state = game.initial_state(rng)
+        positions.append(state)
+        while not game.is_terminal(state):
+            state = game.apply(state, int(rng.choice(game.legal_actions(state))))
+            positions.append(state)
+
+    def draw_all() -> int:
+        for state in positions:
+            game.render_svg(state)
+        return len(positions)
+
+    return _timed(f"{game.spec.name} SVG picture", seconds, draw_all)
 
 
 def gymnasium_env(name: str, config: dict[str, Any], seconds: float, seed: int) -> Measurement:
@@ -468,6 +497,65 @@ def report_alphazero(results: list[SelfPlaySpeed], search: str) -> str:
     return "\n".join(lines)
 
 
+@dataclass
+class ArenaLatency:
+    """Server times of the arena's move requests on one game (a person's move and the bots' replies)."""
+
+    name: str
+    milliseconds: list[float]
+
+    @property
+    def per_second(self) -> float:
+        return 1000.0 / float(np.median(self.milliseconds))
+
+
+def bench_arena(names: list[str], config: dict[str, Any], seconds: float, seed: int) -> list[ArenaLatency]:
+    """A person plays random legal moves against ``random`` bots in every game for ``seconds`` each."""
+    from starlette.testclient import TestClient  # the web extra
+
+    from baselines.web.app import create_app
+    from baselines.web.bots import BotPool
+    from baselines.web.sessions import Arena, ArenaSettings
+
+    rng = np.random.default_rng(seed)
+    arena = Arena(ArenaSettings(), BotPool(workers=1))
+    results = []
+    with TestClient(create_app(arena=arena)) as client:
+        for name in names:
+            players = make_game(name, **config).spec.num_players
+            body = {"game": name, "config": config, "seats": ["human"] + ["random"] * (players - 1)}
+            results.append(ArenaLatency(name, _arena_moves(client, body, seconds, rng)))
+    arena.close()
+    return results
+
+
+def _arena_moves(client: Any, body: dict[str, Any], seconds: float, rng: np.random.Generator) -> list[float]:
+    times: list[float] = []
+    view = client.post("/api/sessions", json=body).json()
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds or len(times) < 5:
+        if view["over"]:
+            client.delete(f"/api/sessions/{view['id']}")
+            view = client.post("/api/sessions", json=body).json()
+        move = view["legal"][int(rng.integers(len(view["legal"])))]
+        request = {"seat": view["to_move"], "action": move["action"], "ply": view["ply"]}
+        begin = time.perf_counter()
+        view = client.post(f"/api/sessions/{view['id']}/move", json=request).json()
+        if "error" in view:
+            raise RuntimeError(f"the arena refused a move: {view['error']}")
+        times.append(1000 * (time.perf_counter() - begin))
+    return times
+
+
+def report_arena(results: list[ArenaLatency]) -> str:
+    """Median and 90th percentile milliseconds per move request."""
+    lines = [f"{'game':16s} {'moves':>6s} {'median ms':>10s} {'p90 ms':>8s}"]
+    for r in results:
+        lines.append(f"{r.name:16s} {len(r.milliseconds):6d} {np.median(r.milliseconds):10.1f} "
+                     f"{np.percentile(r.milliseconds, 90):8.1f}")  # fmt: skip
+    return "\n".join(lines)
+
+
 def bench_game(name: str, config: dict[str, Any], seconds: float, seed: int, rounds: int = 1) -> list[Measurement]:
     """All measurements of one game; with ``rounds`` > 1 every row is measured that many times, the rows taking
     turns (so a change in the machine's load hits every row alike), and each row's median is kept."""
@@ -480,6 +568,7 @@ def bench_game(name: str, config: dict[str, Any], seconds: float, seed: int, rou
         lambda: aec_env(name, config, seconds, seed, wrapped=True),
         lambda: gymnasium_env(name, config, seconds, seed),
         lambda: vector_env(name, config, seconds, seed),
+        lambda: svg_pictures(game, seconds, seed),
     ]
     if name == "quoridor":
         rows.append(lambda: openspiel_quoridor(config, seconds, seed))
@@ -529,7 +618,7 @@ def main(args: Args) -> dict[str, list[Any]]:
         check_alphazero_args(args)
     if args.rounds < 1:
         raise ValueError(f"--rounds must be >= 1, got {args.rounds}")
-    names = args.games or ([] if args.mcts or args.alphazero else boardenvs.list_games())
+    names = args.games or ([] if args.mcts or args.alphazero or args.arena else boardenvs.list_games())
     all_results: dict[str, list[Any]] = {}
     for name in names:
         results = bench_game(name, config, args.seconds, args.seed, args.rounds)
@@ -552,6 +641,11 @@ def main(args: Args) -> dict[str, list[Any]]:
             f"median of {ALPHAZERO_ROUNDS} alternating rounds, torch.set_num_threads(1)"
         )
         print(report_alphazero(selfplay, args.alphazero_search))
+    if args.arena:
+        latencies = bench_arena(args.games or boardenvs.list_games(), config, args.seconds, args.seed)
+        all_results["arena"] = latencies
+        print("\n== live arena: server time of a person's move and a random bot's reply (ms)")
+        print(report_arena(latencies))
     if args.json_out:
         data = {n: [_as_json(m) for m in r] for n, r in all_results.items()}
         with open(args.json_out, "w") as handle:
@@ -559,7 +653,7 @@ def main(args: Args) -> dict[str, list[Any]]:
     return all_results
 
 
-def _as_json(measurement: Measurement | SearchSpeed | SelfPlaySpeed) -> dict[str, Any]:
+def _as_json(measurement: Measurement | SearchSpeed | SelfPlaySpeed | ArenaLatency) -> dict[str, Any]:
     extra = {"per_second": measurement.per_second}
     if isinstance(measurement, Measurement):
         extra["games_per_second"] = measurement.games_per_second

@@ -24,11 +24,15 @@ import sys
 import time
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 
-from baselines.arena import TournamentResult, tournament
+from baselines.arena import GameRecord, TournamentResult, tournament
+from baselines.arena.replays import replay_from_record
 from baselines.factory import make_agent
 from baselines.settings import parse_config
+from boardenvs.core import Game
 from boardenvs.registry import make_game
+from boardenvs.replay_html import replay_html
 from scripts._args import parse_args
 
 
@@ -59,6 +63,8 @@ class Args:
     """Where the games run: local (processes of this machine) or ray (Ray actors); the records are the same."""
     ray_address: str = ""
     """Ray cluster to join with --backend ray (host:port); empty: start a local Ray with --workers CPUs."""
+    html: str = "runs/tournament.html"
+    """Write one game between the two best-rated agents as a self-contained HTML replay here ("" to skip)."""
     log: str = ""
     """JSON-lines log of every game; rerunning with the same log resumes an interrupted tournament."""
     progress: bool = True
@@ -101,7 +107,22 @@ def main(args: Args) -> TournamentResult:
         result.to_csv(args.csv)
     if args.png:
         result.plot(args.png)
+    if args.html:
+        write_showcase(game, result, args.html)
     return result
+
+
+def showcase_record(result: TournamentResult) -> GameRecord:
+    """The first game in which the two best-rated agents met (any game when fewer than two played)."""
+    best = {stats.name for stats in result.ranking()[:2]}
+    return next((r for r in result.records if best <= set(r.agent_names)), result.records[0])
+
+
+def write_showcase(game: Game, result: TournamentResult, path: str) -> None:
+    """Write the HTML replay of :func:`showcase_record` to ``path``."""
+    replay = replay_from_record(game, showcase_record(result), {"source": "scripts.tournament"})
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(replay_html(replay, game), encoding="utf-8")
 
 
 def cli(argv: list[str] | None = None) -> None:
@@ -113,7 +134,7 @@ def cli(argv: list[str] | None = None) -> None:
     config = " ".join(args.config) or "default config"
     print(f"{args.game} ({config}): {len(result.records)} games in {elapsed:.1f} s, seed {args.seed}\n")
     print(result.table())
-    for path in (args.csv, args.png):
+    for path in (args.csv, args.png, args.html):
         if path:
             print(f"wrote {path}")
 

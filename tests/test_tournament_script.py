@@ -45,7 +45,7 @@ def test_four_player_run() -> None:
 
 def test_unknown_agent_is_reported_with_the_choices() -> None:
     with pytest.raises(ValueError, match=r"unknown agent 'no_such_agent'.*choices"):
-        main(Args(agents="random,no_such_agent", games_per_pairing=2, progress=False, csv="", png=""))
+        main(Args(agents="random,no_such_agent", games_per_pairing=2, progress=False, csv="", png="", html=""))
 
 
 def test_agent_list_must_name_two_distinct_agents() -> None:
@@ -63,6 +63,9 @@ def test_cli_prints_the_table_and_writes_the_plot_by_default(capsys, tmp_path, m
     assert (tmp_path / "runs" / "tournament.png").exists() and "wrote runs/tournament.png" in printed
     assert "quoridor (board_size=5): 2 games" in printed
     assert "rank" in printed and "path" in printed and "pairwise win rate" in printed
+    page = (tmp_path / "runs" / "tournament.html").read_text()
+    assert "wrote runs/tournament.html" in printed and page.startswith("<!DOCTYPE html>")
+    assert "quoridor: random vs path" in page or "quoridor: path vs random" in page
 
 
 def test_field_mode_with_settings_and_a_resumable_log(tmp_path) -> None:
@@ -86,7 +89,7 @@ def test_field_mode_with_settings_and_a_resumable_log(tmp_path) -> None:
 
 def test_a_field_needs_an_agent() -> None:
     with pytest.raises(ValueError, match="--field needs at least 1 agent"):
-        main(Args(agents="random", field=" , ", games_per_pairing=2, progress=False, csv="", png=""))
+        main(Args(agents="random", field=" , ", games_per_pairing=2, progress=False, csv="", png="", html=""))
 
 
 # -- kill -9 and damaged logs ------------------------------------------------------------------------------
@@ -152,6 +155,6 @@ def test_a_tournament_killed_with_workers_leaves_no_process_and_a_rerun_plays_ev
     played = game_lines(log)
     assert played < games, "the kill came too late to test anything"
     result = main(Args(config=["board_size=5"], agents="random,path", games_per_pairing=games, workers=2,
-                       log=str(log), csv="", png="", progress=False))  # fmt: skip
+                       log=str(log), csv="", png="", html="", progress=False))  # fmt: skip
     indices = [json.loads(line)["index"] for line in log.read_text().splitlines()[1:]]
     assert sorted(indices) == list(range(games)) and len(result.records) == games, f"killed after {kill_after}"
