@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pickle
 from dataclasses import dataclass
+from xml.etree import ElementTree
 
 import numpy as np
 
@@ -38,7 +39,8 @@ def check_game(game: Game, num_games: int = 20, seed: int = 0) -> CheckReport:
     player to move has a legal action), termination within ``spec.max_game_length``, returns
     shape/range/zero-sum, pickling, the notation round trip of ``action_to_str``/``parse_action``, the codec
     round trip ``encode(state, decode(state, a)) == a``, ``ply`` counting every ``apply``, and that every
-    declared symmetry commutes with the rules (:func:`check_symmetry`).
+    declared symmetry commutes with the rules (:func:`check_symmetry`), and the SVG picture (well-formed, click targets
+    only on legal actions, each seat's picture unchanged by ``determinize``; every fifth ply).
     """
     _check_spec(game)
     report = CheckReport()
@@ -109,6 +111,8 @@ def _check_position(game: Game, state, rng: np.random.Generator, where: str) -> 
     _check_returns(game, state, terminal, where)
     for player in range(spec.num_players):
         _check_observation(game, state, player, rng, where)
+    if state.ply % PICTURE_EVERY == 0 or terminal:
+        _check_picture(game, state, mask, rng, where)
     restored = pickle.loads(pickle.dumps(state))
     _expect(restored.key() == state.key(), game, "state does not survive pickling", where)
     _expect(restored.copy().key() == state.key(), game, "copy() changes the key", where)
@@ -161,6 +165,34 @@ def _check_observation(game: Game, state, player: int, rng: np.random.Generator,
     if player == state.current_player:
         same_mask = np.array_equal(game.legal_action_mask(view), game.legal_action_mask(state))
         _expect(same_mask, game, "determinize changed the mover's legal actions", place)
+
+
+PICTURE_EVERY = 5
+"""``render_svg`` is checked at every fifth ply (and at the end): drawing costs more than the rest of a check."""
+
+
+def _check_picture(game: Game, state, mask: np.ndarray, rng: np.random.Generator, where: str) -> None:
+    """The SVG picture parses, its click targets hold only legal actions of the player to move, and each seat's
+    picture is the same for every determinization of the state (what a seat cannot see is not drawn)."""
+    targets = _svg_targets(game, game.render_svg(state, None, mask if mask.any() else None), where)
+    _expect(targets <= set(np.flatnonzero(mask).tolist()), game, f"SVG targets of illegal actions {targets}", where)
+    _expect(not _svg_targets(game, game.render_svg(state), where), game, "SVG targets without a mask", where)
+    for player in range(game.spec.num_players):
+        view = game.determinize(state, player, rng)
+        same = game.render_svg(view, player) == game.render_svg(state, player)
+        _expect(same, game, "render_svg(state, seat) changes under determinize (leak)", f"{where} player {player}")
+
+
+def _svg_targets(game: Game, svg: str, where: str) -> set[int]:
+    try:
+        root = ElementTree.fromstring(svg)
+    except ElementTree.ParseError as error:
+        raise ContractError(f"{game!r} {where}: render_svg is not well-formed XML: {error}") from None
+    actions: set[int] = set()
+    for element in root.iter():
+        if "data-actions" in element.attrib:
+            actions.update(int(a) for a in element.attrib["data-actions"].split())
+    return actions
 
 
 def _check_view_is_legal(game: Game, state, view, place: str) -> None:
