@@ -31,12 +31,13 @@ PLAYER_NAMES: tuple[str, ...] = ("red", "blue", "yellow", "green")
 def number(value: float) -> str:
     """A coordinate as short text: ``3`` for 3.0, ``2.5`` for 2.5, two decimals at most.
 
-    >>> number(3.0), number(2.25), number(1 / 3)
-    ('3', '2.25', '0.33')
+    >>> number(3.0), number(2.25), number(1 / 3), number(217.00000000000003), number(-0.001)
+    ('3', '2.25', '0.33', '217', '0')
     """
     if value == int(value):
         return str(int(value))
-    return f"{value:.2f}".rstrip("0")
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
 
 
 def attributes(**values: object) -> str:
@@ -153,6 +154,11 @@ class SvgCanvas:
     def markup(self) -> str:
         """The finished ``<svg>`` document fragment."""
         return "".join(self._parts) + "</svg>"
+
+    def fragment(self) -> str:
+        """What was drawn, without the ``<svg>`` element around it: a piece to draw again with :meth:`raw` (games
+        draw their unchanging parts once per config and reuse them)."""
+        return "".join(self._parts[1:])
 
 
 def group_actions(pairs: Iterable[tuple[object, int]]) -> dict[object, list[int]]:

@@ -13,6 +13,7 @@ from boardenvs.games.node_conquest.observation import Observer, observation_fiel
 from boardenvs.games.node_conquest.render import OWNER_LETTERS, render_rgb, to_text
 from boardenvs.games.node_conquest.rules import Rules
 from boardenvs.games.node_conquest.state import NEUTRAL, NodeConquestState
+from boardenvs.games.node_conquest.svg import node_conquest_svg
 from boardenvs.games.node_conquest.symmetry import HalfTurn, half_turn_symmetric
 
 
@@ -209,6 +210,11 @@ class NodeConquest(Game[NodeConquestState, Move]):
 
     def render_rgb(self, state: NodeConquestState) -> np.ndarray:
         return render_rgb(self.board, state, self.config.unit_scale)
+
+    def _render_svg(self, state: NodeConquestState, seat: int | None, mask: np.ndarray | None) -> str:
+        """Every node with its owner and units, the edges, the score (:mod:`boardenvs.games.node_conquest.svg`);
+        with ``mask``, an arrowhead target on the edge of every legal move."""
+        return node_conquest_svg(self.config, state, seat, mask)
 
     # -- codec -------------------------------------------------------------------------------------
     def decode(self, state: NodeConquestState, action: int) -> Move:

@@ -20,6 +20,7 @@ from boardenvs.games.quoridor.observation import Observer, observation_fields
 from boardenvs.games.quoridor.render import render_rgb, to_text
 from boardenvs.games.quoridor.rules import legal_moves, successor
 from boardenvs.games.quoridor.state import NO_WINNER, QuoridorState
+from boardenvs.games.quoridor.svg import quoridor_svg
 from boardenvs.games.quoridor.symmetry import MirrorLeftRight
 from boardenvs.games.quoridor.tables import tables_for
 
@@ -204,6 +205,11 @@ class Quoridor(Game[QuoridorState, Move]):
 
     def render_rgb(self, state: QuoridorState) -> np.ndarray:
         return render_rgb(self.tables, state)
+
+    def _render_svg(self, state: QuoridorState, seat: int | None, mask: np.ndarray | None) -> str:
+        """The board, walls, pawns, goals and walls left (:mod:`boardenvs.games.quoridor.svg`); with ``mask``,
+        a click target on every legal pawn move and wall."""
+        return quoridor_svg(self.tables, state, seat, mask)
 
     # -- codec -------------------------------------------------------------------------------------
     def encode(self, state: QuoridorState, move: Move) -> int:

@@ -203,8 +203,7 @@ def fragment(draw: Callable[[SvgCanvas], None]) -> str:
     """The markup ``draw`` writes on a canvas, without the ``<svg>`` root (to place it with a ``translate``)."""
     canvas = SvgCanvas(1, 1, "splendor", background=None)
     draw(canvas)
-    markup = canvas.markup()
-    return markup[markup.index(">") + 1 : -len("</svg>")]
+    return canvas.fragment()
 
 
 def place(canvas: SvgCanvas, x: float, y: float, markup: str) -> None:
