@@ -27,6 +27,7 @@ from boardenvs.games.battle_sheep.rules import (
     with_stack,
 )
 from boardenvs.games.battle_sheep.state import FREE, NONFIELD, BattleSheepState
+from boardenvs.games.battle_sheep.svg import draw_state
 from boardenvs.games.battle_sheep.tables import DIRECTION_NAMES, cell_name, parse_cell, split_tables, tables_for
 
 MAX_RESAMPLES = 100_000
@@ -282,6 +283,11 @@ class BattleSheep(Game[BattleSheepState, Move]):
 
     def render_rgb(self, state: BattleSheepState) -> np.ndarray:
         return render_rgb(state, self.config.board_size, self.config.sheep_per_player)
+
+    def _render_svg(self, state: BattleSheepState, seat: int | None, mask: np.ndarray | None) -> str:
+        """The board, the players' panel and the mover's targets (see ``battle_sheep.svg``); a seat with
+        ``hidden_counts`` sees ``?`` on the other players' stacks."""
+        return draw_state(self, state, seat, mask)
 
     # -- the course's board format ---------------------------------------------------------------
     def to_course(self, state: BattleSheepState) -> tuple[list[list[int]], list[list[int]], int]:

@@ -20,6 +20,7 @@ from boardenvs.games.gravwell.config import GravwellConfig
 from boardenvs.games.gravwell.observation import field_sizes, observation_fields, observe
 from boardenvs.games.gravwell.rules import ROUNDS, TURNS
 from boardenvs.games.gravwell.state import COMMIT, DRAFT, PHASE_NAMES, GravwellState
+from boardenvs.games.gravwell.svg import draw_state
 
 ALL_CARDS = (1 << NUM_CARDS) - 1
 TAKEN = (-1, -1)
@@ -389,6 +390,11 @@ class Gravwell(Game[GravwellState, Move]):
 
     def to_text(self, state: GravwellState) -> str:
         return self._text(state, None)
+
+    def _render_svg(self, state: GravwellState, seat: int | None, mask: np.ndarray | None) -> str:
+        """The track, the draft or the turn, the players' rows and the targets (see ``gravwell.svg``); a seat sees
+        what :meth:`text_for` shows it: others' face-down cards and pending commits face down."""
+        return draw_state(self, state, seat, mask)
 
     def _text(self, state: GravwellState, viewer: int | None) -> str:
         """The state as text; with a ``viewer`` seat, only what that seat may see."""
