@@ -3,6 +3,10 @@ library they adapt is not installed; their tests in ``tests/pipelines`` skip the
 
 import importlib.util
 
-OPTIONAL_MODULES = {"boardenvs/openspiel.py": "pyspiel", "boardenvs/rllib.py": "ray", "baselines/web/app.py": "starlette"}
+OPTIONAL_MODULES = {
+    "boardenvs/openspiel.py": "pyspiel",
+    "boardenvs/rllib.py": "ray",
+    "baselines/web/app.py": "starlette",
+}
 
 collect_ignore = [path for path, library in OPTIONAL_MODULES.items() if importlib.util.find_spec(library) is None]

@@ -175,7 +175,8 @@ def test_trained_models_play_in_the_tournament_script(trained_run: Any) -> None:
     from scripts.tournament import main as tournament_main
 
     name = f"sb3:{trained_run.model_path}"
-    args = TournamentArgs(config=["board_size=3"], agents=f"random,{name}", games_per_pairing=4, csv="", png="", html="")
+    args = TournamentArgs(config=["board_size=3"], agents=f"random,{name}", games_per_pairing=4, csv="", png="",
+                          html="")  # fmt: skip
     result = tournament_main(dataclasses.replace(args, progress=False))
     assert {stats.name for stats in result.stats} == {"random", name} and len(result.records) == 4
 
