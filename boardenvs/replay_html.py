@@ -214,11 +214,11 @@ ol#moves li.current{background:#ffd54f}
 <main><div id="board"></div>
 <div id="side">
 <div class="controls">
-<button id="first" title="first position (Home)">&#x23EE;</button>
+<button id="first" title="first position (Home)">|&#x25C0;</button>
 <button id="prev" title="previous move (Left)">&#x25C0;</button>
 <button id="play" title="play / pause (Space)">&#x25B6; play</button>
-<button id="next" title="next move (Right)">&#x25B6;&#xFE0E;|</button>
-<button id="last" title="last position (End)">&#x23ED;</button>
+<button id="next" title="next move (Right)">&#x25B6;</button>
+<button id="last" title="last position (End)">&#x25B6;|</button>
 </div>
 <input type="range" id="slider" min="0" value="0" aria-label="position">
 <div class="controls"><label>speed <select id="speed"></select></label>
@@ -278,7 +278,7 @@ function show(p) {
 function stop() { if (timer) clearInterval(timer); timer = null; $("play").innerHTML = "&#x25B6; play"; }
 function play() {
   if (pos === last) show(0);
-  $("play").innerHTML = "&#x23F8; pause";
+  $("play").textContent = "pause";
   timer = setInterval(() => { if (pos >= last) stop(); else show(pos + 1); }, 1000 / Number($("speed").value));
 }
 $("play").onclick = () => (timer ? stop() : play());
