@@ -14,6 +14,7 @@ its C++ Quoridor is measured in the same run and the ratios are printed.
     python -m scripts.bench --mcts             # MCTS simulations/s on Quoridor 9x9 vs OpenSpiel's MCTSBot
     python -m scripts.bench --alphazero        # AlphaZero self-play search: batched vs one-leaf forward passes
     python -m scripts.bench --arena            # the live arena: server time of a move and a random bot's reply
+    python -m scripts.bench --replay-page      # HTML replays: size, build time, stepping time in headless Chromium
 
 ``--mcts`` times one search from the initial Quoridor position with random rollouts (a fixed number of
 simulations, the same UCT constant) for our ``MCTSAgent`` (its fast Quoridor playouts, and the generic
@@ -25,7 +26,9 @@ The "SVG picture" row draws the spectator's picture (``Game.render_svg``) of eve
 ``us/transition`` is the time to draw one picture. ``--arena`` plays every game's default config in the live arena
 (``baselines.web``, in process through its ASGI app: request parsing, the move, a ``random`` bot's reply in its
 worker process, the seat view and its JSON) as a person against ``random``, and prints the median milliseconds of
-server time per move.
+server time per move. ``--replay-page`` writes the HTML replay of one random game per game (``--config`` applies;
+node conquest with a 300-ply cap) and reports its size, the time to build it, to open it in headless Chromium and
+to show every position once (the player's own ``show``, timed inside the page).
 
 ``--alphazero`` times AlphaZero's self-play search on ``--alphazero-game`` (``--config`` applies): one fresh
 ``PolicyValueNet`` (seeded by ``--seed``) behind one ``NetworkEvaluator``; an ``MCTSAgent`` with
@@ -81,6 +84,8 @@ class Args:
     """Timed searches per MCTS implementation (the median rate is reported)."""
     mcts_uct_c: float = 1.4
     """UCT exploration constant of both MCTS implementations."""
+    replay_page: bool = False
+    """Measure the HTML replay pages in headless Chromium (needs Playwright and a Chromium)."""
     arena: bool = False
     """Measure the live arena's server time per move against a random bot (needs the web extra)."""
     alphazero: bool = False
@@ -556,6 +561,77 @@ def report_arena(results: list[ArenaLatency]) -> str:
     return "\n".join(lines)
 
 
+STEP_THROUGH_SCRIPT = "() => { const t = performance.now(); for (let i = 0; i <= last; i++) show(i); " \
+    "return performance.now() - t; }"
+"""Shows every position of a replay page once, timed inside the page (milliseconds)."""
+
+
+@dataclass
+class ReplayPageSpeed:
+    """One game's HTML replay: its size and how long it takes to build, open and step through."""
+
+    name: str
+    plies: int
+    megabytes: float
+    build_seconds: float
+    open_seconds: float
+    step_milliseconds: float
+
+    @property
+    def per_second(self) -> float:
+        return 1000.0 / self.step_milliseconds
+
+
+def bench_replay_pages(names: list[str], config: dict[str, Any], seed: int) -> list[ReplayPageSpeed]:
+    """Build, open and step through the replay of one random game of each game (see the module docstring)."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from playwright.sync_api import sync_playwright  # the dev extra
+
+    executable = shutil.which("chromium") or shutil.which("chromium-browser")
+    if executable is None:
+        raise ValueError("--replay-page needs a Chromium (apt-get install chromium)")
+    results = []
+    with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+        for name in names:
+            results.append(_replay_page_speed(browser, Path(folder) / f"{name}.html", name, config, seed))
+        browser.close()
+    return results
+
+
+def _replay_page_speed(browser: Any, path: Any, name: str, config: dict[str, Any], seed: int) -> ReplayPageSpeed:
+    from baselines.agent import RandomAgent
+    from baselines.arena import play_game
+    from baselines.arena.replays import replay_from_record
+    from boardenvs.replay_html import replay_html
+
+    game = make_game(name, **({"max_plies": 300} if name == "node_conquest" and not config else config))
+    record = play_game(game, [RandomAgent() for _ in range(game.spec.num_players)], seed)
+    start = time.perf_counter()
+    path.write_text(replay_html(replay_from_record(game, record), game), encoding="utf-8")
+    build = time.perf_counter() - start
+    page = browser.new_page()
+    start = time.perf_counter()
+    page.goto(path.as_uri())
+    opened = time.perf_counter() - start
+    total = page.evaluate(STEP_THROUGH_SCRIPT)
+    page.close()
+    megabytes = path.stat().st_size / 1e6
+    return ReplayPageSpeed(name, record.plies, megabytes, build, opened, total / (record.plies + 1))
+
+
+def report_replay_pages(results: list[ReplayPageSpeed]) -> str:
+    """One line per game: plies, page size, build, open and per-position step times."""
+    lines = [f"{'game':16s} {'plies':>6s} {'MB':>6s} {'build s':>8s} {'open s':>7s} {'ms/position':>12s}"]
+    for r in results:
+        lines.append(f"{r.name:16s} {r.plies:6d} {r.megabytes:6.2f} {r.build_seconds:8.2f} {r.open_seconds:7.2f} "
+                     f"{r.step_milliseconds:12.1f}")  # fmt: skip
+    return "\n".join(lines)
+
+
 def bench_game(name: str, config: dict[str, Any], seconds: float, seed: int, rounds: int = 1) -> list[Measurement]:
     """All measurements of one game; with ``rounds`` > 1 every row is measured that many times, the rows taking
     turns (so a change in the machine's load hits every row alike), and each row's median is kept."""
@@ -618,7 +694,8 @@ def main(args: Args) -> dict[str, list[Any]]:
         check_alphazero_args(args)
     if args.rounds < 1:
         raise ValueError(f"--rounds must be >= 1, got {args.rounds}")
-    names = args.games or ([] if args.mcts or args.alphazero or args.arena else boardenvs.list_games())
+    only_extra = args.mcts or args.alphazero or args.arena or args.replay_page
+    names = args.games or ([] if only_extra else boardenvs.list_games())
     all_results: dict[str, list[Any]] = {}
     for name in names:
         results = bench_game(name, config, args.seconds, args.seed, args.rounds)
@@ -646,6 +723,11 @@ def main(args: Args) -> dict[str, list[Any]]:
         all_results["arena"] = latencies
         print("\n== live arena: server time of a person's move and a random bot's reply (ms)")
         print(report_arena(latencies))
+    if args.replay_page:
+        pages = bench_replay_pages(args.games or boardenvs.list_games(), config, args.seed)
+        all_results["replay_page"] = pages
+        print("\n== HTML replay pages in headless Chromium")
+        print(report_replay_pages(pages))
     if args.json_out:
         data = {n: [_as_json(m) for m in r] for n, r in all_results.items()}
         with open(args.json_out, "w") as handle:
@@ -653,7 +735,9 @@ def main(args: Args) -> dict[str, list[Any]]:
     return all_results
 
 
-def _as_json(measurement: Measurement | SearchSpeed | SelfPlaySpeed | ArenaLatency) -> dict[str, Any]:
+def _as_json(
+    measurement: Measurement | SearchSpeed | SelfPlaySpeed | ArenaLatency | ReplayPageSpeed,
+) -> dict[str, Any]:
     extra = {"per_second": measurement.per_second}
     if isinstance(measurement, Measurement):
         extra["games_per_second"] = measurement.games_per_second

@@ -87,3 +87,19 @@ def test_alphazero_flag_times_batched_and_one_leaf_self_play_search(tmp_path, ca
 def test_alphazero_flag_rejects_counts_below_one() -> None:
     with pytest.raises(ValueError, match="--alphazero-batch must be >= 1"):
         main(Args(alphazero=True, alphazero_batch=0, config=["rows=3", "cols=3"]))
+
+
+def test_the_svg_row_draws_pictures_of_random_positions() -> None:
+    results = main(Args(games=["quoridor"], seconds=0.02, config=["board_size=3"]))["quoridor"]
+    svg = next(m for m in results if m.name == "quoridor SVG picture")
+    assert svg.transitions >= 200 and svg.microseconds > 0
+
+
+def test_arena_flag_times_moves_against_random_bots(tmp_path, capsys) -> None:
+    pytest.importorskip("starlette")
+    out = tmp_path / "arena.json"
+    results = main(Args(games=["quoridor"], seconds=0.1, config=["board_size=5"], arena=True, json_out=str(out)))
+    latency = results["arena"][0]
+    assert latency.name == "quoridor" and len(latency.milliseconds) >= 5 and min(latency.milliseconds) > 0
+    assert "median ms" in capsys.readouterr().out
+    assert json.loads(out.read_text())["arena"][0]["name"] == "quoridor"
