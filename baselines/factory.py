@@ -96,7 +96,7 @@ def format_spec(name: str, settings: Mapping[str, Any]) -> str:
     return ":".join([name, *parts])
 
 
-def _expand_pretrained(spec: str) -> str:
+def expand_pretrained(spec: str) -> str:
     """``alphazero:pretrained[:...]`` written out as ``alphazero:checkpoint=pretrained[:...]`` (``ppo:pretrained``
     and ``dqn:pretrained`` as ``...:model=pretrained``; see :data:`PRETRAINED_SETTING`)."""
     name, *parts = spec.split(":")
@@ -135,7 +135,7 @@ def make_agent(spec: str, game_name: str, seed: SeedLike = None, settings: Mappi
         from baselines.learners.rllib.agent import RLlibAgent
 
         return RLlibAgent.load(text[len(RLLIB_PREFIX) :], seed=seed, name=text, game_name=game_name)
-    name, written = parse_spec(_expand_pretrained(text))
+    name, written = parse_spec(expand_pretrained(text))
     merged = {**written, **(settings or {})}
     choices = {name: _import_class(TRAINED[name])} if name in TRAINED else agent_choices(game_name)
     if name not in choices:

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from baselines.factory import RLLIB_PREFIX, SB3_PREFIX, agent_choices, parse_spec
+from baselines.factory import RLLIB_PREFIX, SB3_PREFIX, agent_choices, expand_pretrained, parse_spec
 from baselines.web.bots import BotFailure, BotPool, BotRequest
 from boardenvs.core import Game
 from boardenvs.registry import list_games, list_presets, make_game
@@ -145,7 +145,7 @@ def check_agent_spec(spec: Any, game_name: str, allowed: tuple[str, ...]) -> str
         raise RequestError(403, f"seats: {spec!r} loads a file; only the specs the server was started with "
                                 f"(--allow-agent) may: {list(allowed)}")  # fmt: skip
     try:
-        name, settings = parse_spec(spec)
+        name, settings = parse_spec(expand_pretrained(spec))
     except ValueError as error:
         raise RequestError(400, f"seats: {error}") from None
     for key, value in settings.items():

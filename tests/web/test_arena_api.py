@@ -216,3 +216,38 @@ def test_games_are_bounded_and_idle_ones_make_room():
     finally:
         busy.close()
         idle.close()
+
+
+def test_the_server_binds_this_machine_only_unless_told_otherwise():
+    from scripts.arena import Args, settings_of
+
+    assert Args().host == "127.0.0.1"
+    settings = settings_of(Args(allow_agent=["sb3:m.zip"], think_seconds=3))
+    assert settings.allowed_agents == ("sb3:m.zip",) and settings.think_seconds == 3
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [({"port": 0}, "port must be in"), ({"max_sessions": 0}, "max_sessions"), ({"idle_seconds": -1}, "idle_seconds")],
+)
+def test_the_server_refuses_bad_limits(change, message):
+    from scripts.arena import Args, settings_of
+
+    with pytest.raises(ValueError, match=message):
+        settings_of(Args(**change))
+
+
+@pytest.mark.parametrize(("workers", "think", "message"), [(0, 1, "bot_workers"), (1, 0, "think_seconds")])
+def test_the_bot_pool_refuses_bad_limits(workers, think, message):
+    with pytest.raises(ValueError, match=message):
+        BotPool(workers=workers, think_seconds=think)
+
+
+def test_a_bot_that_fails_ends_its_game_with_the_reason(client):
+    pytest.importorskip("torch")
+    body = {"game": "quoridor", "config": {"board_size": 7}, "seats": ["human", "alphazero:pretrained"]}
+    view = new_game(client, body)
+    after = play(client, view, view["legal"][0]["action"]).json()
+    assert after["over"] and "no network is shipped for quoridor" in after["message"]
+    assert play(client, after, 0).status_code == 409
+    assert new_game(client)["your_turn"]
