@@ -249,5 +249,6 @@ def test_a_bot_that_fails_ends_its_game_with_the_reason(client):
     view = new_game(client, body)
     after = play(client, view, view["legal"][0]["action"]).json()
     assert after["over"] and "no network is shipped for quoridor" in after["message"]
-    assert play(client, after, 0).status_code == 409
+    again = client.post(f"/api/sessions/{view['id']}/move", json={"seat": 0, "action": 0, "ply": after["ply"]})
+    assert again.status_code == 409 and "the game is over" in again.json()["error"]
     assert new_game(client)["your_turn"]
