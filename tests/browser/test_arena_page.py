@@ -11,6 +11,13 @@ from baselines.web.sessions import HUMAN
 pytestmark = pytest.mark.browser
 
 
+def shown(page, response):
+    """Wait until the page shows the position ``response`` answered with; its JSON."""
+    data = json.loads(response.body())
+    page.wait_for_selector(f'#board[data-ply="{data["ply"]}"]', state="attached")
+    return data
+
+
 def start_game(page, base, game, config=None, seats=("human", "random")):
     page.goto(base)
     page.wait_for_selector("#game option", state="attached")
@@ -19,9 +26,9 @@ def start_game(page, base, game, config=None, seats=("human", "random")):
         page.fill(f'#config input[data-key="{key}"]', str(value))
     for seat, spec in enumerate(seats):
         page.fill(f"#seat-{seat}", spec)
-    with page.expect_response(lambda r: r.url.endswith("/api/sessions")):
+    with page.expect_response(lambda r: r.url.endswith("/api/sessions")) as answer:
         page.click("#start")
-    page.wait_for_selector("#board svg")
+    shown(page, answer.value)
 
 
 def play_first_move(page):
@@ -32,6 +39,7 @@ def play_first_move(page):
         clickable.click()
         if page.locator("#choices button").count():
             page.locator("#choices button").first.click()
+    shown(page, answer.value)
     return answer.value
 
 
@@ -59,7 +67,7 @@ def test_an_illegal_move_is_refused_and_the_board_stays_as_it_was(page, arena_se
     with page.expect_response(lambda r: "/move" in r.url) as answer:
         page.evaluate("(action) => play(action)", illegal)
     assert answer.value.status == 400
-    assert "illegal" in page.locator("#error").inner_text()
+    page.wait_for_selector("#error:has-text('illegal')")
     assert page.locator("#board").inner_html() == board
     session_id = page.evaluate("view.id")
     assert arena.session(session_id).state.ply == 0
@@ -72,8 +80,9 @@ def test_undo_and_start_over_buttons(page, arena_server):
     assert page.locator("#undo").is_disabled()
     play_first_move(page)
     assert page.locator("#moves li").count() == 2
-    with page.expect_response(lambda r: "/undo" in r.url):
+    with page.expect_response(lambda r: "/undo" in r.url) as answer:
         page.click("#undo")
+    shown(page, answer.value)
     assert page.locator("#moves li").count() == 0 and page.locator("#board").inner_html() == board
 
 

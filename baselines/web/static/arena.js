@@ -96,6 +96,7 @@ function show(data) {
   view = data;
   $("error").textContent = ""; $("choices").innerHTML = "";
   $("board").innerHTML = data.svg;
+  $("board").dataset.ply = data.ply;  // what is on show (tests wait for it)
   $("status").textContent = statusText(data);
   $("result").textContent = data.over ? "Result: " + (data.result || "") : (data.message || "");
   const targeted = new Set();
