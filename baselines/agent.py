@@ -16,6 +16,18 @@ from boardenvs.core import Game
 SeedLike = int | np.random.Generator | None
 """What agents accept as a seed: an int, a ready generator (used as is) or ``None`` (fresh OS entropy)."""
 
+# -- the limits of agent settings: every agent checks its settings against these (``baselines.params``) ----
+MAX_COUNT = 10**9
+"""The most simulations, evaluations, nodes or playouts per move a setting may ask for."""
+MAX_SAMPLES = 10_000
+"""The most states sampled per move (determinizations: each tree node holds one slot per sample)."""
+MAX_DEPTH = 100
+"""The deepest a depth-limited tree search may look, in plies (the search recurses once per ply)."""
+MAX_SECONDS = 86_400.0
+"""The longest thinking time per move a setting may give (a day)."""
+MAX_COEFFICIENT = 1e6
+"""The largest exploration constant, temperature or noise scale a setting may give."""
+
 
 @runtime_checkable
 class Agent(Protocol):
@@ -29,10 +41,21 @@ class Agent(Protocol):
 
 
 def as_generator(seed: SeedLike) -> np.random.Generator:
-    """``seed`` as a ``np.random.Generator`` (a generator passes through unchanged)."""
+    """``seed`` as a ``np.random.Generator`` (a generator passes through unchanged); ``TypeError`` for a bool, a
+    float or a str, ``ValueError`` for a negative int (both naming ``seed``)."""
     if isinstance(seed, np.random.Generator):
         return seed
-    return np.random.default_rng(seed)
+    return np.random.default_rng(check_seed(seed))
+
+
+def check_seed(seed: Any) -> Any:
+    """``seed`` unchanged if numpy can seed a generator with it; ``TypeError`` for a bool, a float or a str,
+    ``ValueError`` for a negative int (both naming ``seed``)."""
+    if isinstance(seed, (bool, np.bool_, float, np.floating, str, bytes)):
+        raise TypeError(f"seed must be an int >= 0, a np.random.Generator or None, got {seed!r}")
+    if isinstance(seed, (int, np.integer)) and seed < 0:
+        raise ValueError(f"seed must be an int >= 0, got {seed}")
+    return seed
 
 
 class BaseAgent:

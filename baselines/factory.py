@@ -2,8 +2,11 @@
 
 A spec is an agent name, optionally followed by ``:key=value`` settings passed to the agent's constructor:
 ``"mcts:simulations=400:evaluator=heuristic"``, ``"rhea:sequence_length=5"``. Values are read as ``true``/
-``false``, ``none``, integers, floats, or else text. ``"sb3:<path/to/model.zip>"`` names a trained model,
-``"rllib:<checkpoint or run folder>"`` a module trained by ``scripts/train_rllib.py``.
+``false``, ``none``, integers, floats, or else text. ``"sb3:<path/to/model.pt>"`` names a trained SB3 model in the safe
+format (tensors and JSON, loaded without running code), ``"rllib:unsafe:<checkpoint or run folder>"`` a module trained
+by ``scripts/train_rllib.py``. A file that is unpickled to load it (an SB3 zip, any RLlib checkpoint) can run any
+code its author put in it, so it loads only with ``unsafe:`` written after the prefix (``"sb3:unsafe:<model.zip>"``):
+say so only for files you trust.
 
 The names: ``random`` (:mod:`baselines.agent`), the search agents ``mcts``, ``rhea`` and ``alphabeta`` (two-player
 games only) (:mod:`baselines.search`), each game's scripted agents (:mod:`baselines.games`), and the trained agents
@@ -17,8 +20,9 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
-from baselines.agent import Agent, BaseAgent, RandomAgent, SeedLike
+from baselines.agent import Agent, BaseAgent, RandomAgent, SeedLike, check_seed
 from baselines.games import scripted_agents
+from boardenvs.registry import list_games
 
 GENERIC_AGENTS: dict[str, type[BaseAgent]] = {"random": RandomAgent}
 """Agents that play every game."""
@@ -43,10 +47,29 @@ PRETRAINED_SETTING: dict[str, str] = {"alphazero": "checkpoint", "ppo": "model",
 """Trained agents that play a model shipped with the package when written ``<name>:pretrained``: the setting
 that ``pretrained`` stands for."""
 SB3_PREFIX = "sb3:"
-"""``"sb3:<path/to/model.zip>"`` names a trained SB3 model (``baselines.learners.sb3.SB3Agent``; needs torch, SB3)."""
+"""``"sb3:<path/to/model.pt>"`` names a trained SB3 model's safe files, ``<model>.pt`` with ``<model>.json`` (the path
+may also name the ``.json``, their stem or the run's ``.zip`` beside them, which is not opened); loading them runs
+no code (``baselines.learners.sb3.SB3Agent``; needs torch, SB3). ``"sb3:unsafe:<model.zip>"`` loads an SB3 zip itself,
+unpickling it (see :data:`UNSAFE`); ``python -m scripts.convert_sb3`` turns a trusted zip into safe files."""
 RLLIB_PREFIX = "rllib:"
-"""``"rllib:<checkpoint or run folder>"`` names a module trained by ``scripts/train_rllib.py``
-(``baselines.learners.rllib.agent.RLlibAgent``; needs ray[rllib])."""
+"""``"rllib:unsafe:<checkpoint or run folder>"`` names a module trained by ``scripts/train_rllib.py``
+(``baselines.learners.rllib.agent.RLlibAgent``; needs ray[rllib]). Ray unpickles a checkpoint to load it, so
+``"rllib:<path>"`` without ``unsafe:`` is refused (see :data:`UNSAFE`)."""
+UNSAFE = "unsafe:"
+"""Written after ``sb3:`` or ``rllib:``, it loads a file that is unpickled, which runs any code its author put in it:
+only for files you trust (the spec stays an ``sb3:``/``rllib:`` spec, which the arena lets a browser choose only when
+its server allowed that exact spec)."""
+
+
+def model_path_of(spec: str, prefix: str) -> tuple[str, bool]:
+    """The path ``spec`` (``"<prefix>[unsafe:]<path>"``) names and whether ``unsafe:`` trusts it; ``ValueError`` for
+    a spec that names no path."""
+    rest = spec[len(prefix) :]
+    trusted = rest.startswith(UNSAFE)
+    path = (rest[len(UNSAFE) :] if trusted else rest).strip()
+    if not path:
+        raise ValueError(f"agent spec {spec!r} names no model: write '{prefix}<path>' (or '{prefix}{UNSAFE}<path>')")
+    return path, trusted
 
 
 def agent_choices(game_name: str) -> dict[str, type[BaseAgent]]:
@@ -96,6 +119,25 @@ def format_spec(name: str, settings: Mapping[str, Any]) -> str:
     return ":".join([name, *parts])
 
 
+def check_spec(spec: Any) -> str:
+    """``spec`` stripped; ``TypeError`` naming ``spec`` unless it is a str, ``ValueError`` if it is empty."""
+    if not isinstance(spec, str):
+        raise TypeError(f"spec must be an agent spec str such as 'mcts:simulations=400', got {type(spec).__name__}")
+    if not spec.strip():
+        raise ValueError("spec must name an agent (random, mcts, the game's scripted agents, ...), got ''")
+    return spec.strip()
+
+
+def check_game_name(game_name: Any) -> str:
+    """``game_name`` if it names a registered game; ``TypeError``/``ValueError`` naming ``game_name`` (and listing
+    the games) otherwise."""
+    if not isinstance(game_name, str):
+        raise TypeError(f"game_name must be a str, got {type(game_name).__name__}")
+    if game_name not in list_games():
+        raise ValueError(f"game_name: unknown game {game_name!r}; games: {list_games()}")
+    return game_name
+
+
 def expand_pretrained(spec: str) -> str:
     """``alphazero:pretrained[:...]`` written out as ``alphazero:checkpoint=pretrained[:...]`` (``ppo:pretrained``
     and ``dqn:pretrained`` as ``...:model=pretrained``; see :data:`PRETRAINED_SETTING`)."""
@@ -114,27 +156,37 @@ def make_agent(spec: str, game_name: str, seed: SeedLike = None, settings: Mappi
             agents (``"path"`` and ``"heuristic"`` for Quoridor), optionally with ``:key=value`` settings;
             ``"alphazero:checkpoint=<path.pt>"`` for an AlphaZero checkpoint, ``"alphazero:pretrained"`` for the
             network shipped for the game's config; ``"ppo:pretrained"`` (``"dqn:pretrained"``) for the SB3 model
-            shipped for the game's config; ``"sb3:<path/to/model.zip>"`` for a trained SB3 model; or
-            ``"rllib:<checkpoint or run folder>"`` for an RLlib module of ``scripts/train_rllib.py``. The agent's
-            name is the whole spec.
+            shipped for the game's config; ``"sb3:<path/to/model.pt>"`` for a trained SB3 model in the safe format
+            (``"sb3:unsafe:<model.zip>"`` for an SB3 zip you trust: it is unpickled); or
+            ``"rllib:unsafe:<checkpoint or run folder>"`` for an RLlib module of ``scripts/train_rllib.py`` (ray
+            unpickles it). The agent's name is the whole spec.
         game_name: the registered name of the game.
         seed: the agent's seed (int, generator or ``None``).
         settings: more settings, overriding those written in ``spec`` (the agent's name then lists them all).
 
     Raises:
-        ValueError: ``spec`` is not an agent for this game (the message lists the choices), a setting the agent
-            does not take or does not allow, or a model trained for another game.
+        TypeError: ``spec`` or ``game_name`` is not a str.
+        ValueError: ``game_name`` is not a registered game (the message lists them), ``spec`` is not an agent for
+            this game (the message lists the choices), a setting the agent does not take or does not allow (the
+            agent's own check names the setting and its range), or a model trained for another game.
         FileNotFoundError: an ``sb3:`` model, an ``rllib:`` checkpoint or an AlphaZero checkpoint does not exist.
+        UnsafeModelError, UnsafeCheckpointError (``ValueError``): an ``sb3:`` SB3 zip without safe files or an
+            ``rllib:`` checkpoint, without ``unsafe:`` (the message says why and how to go on).
     """
-    text = spec.strip()
+    check_game_name(game_name)
+    check_seed(seed)
+    text = check_spec(spec)
     if text.startswith(SB3_PREFIX):
         from baselines.learners.sb3.agent import SB3Agent
 
-        return SB3Agent.load(text[len(SB3_PREFIX) :], seed=seed, name=text, game_name=game_name)
+        path, trusted = model_path_of(text, SB3_PREFIX)
+        return SB3Agent.load(path, seed=seed, name=text, game_name=game_name, trusted=trusted)
     if text.startswith(RLLIB_PREFIX):
-        from baselines.learners.rllib.agent import RLlibAgent
+        from baselines.learners.rllib.agent import RLlibAgent, check_trusted
 
-        return RLlibAgent.load(text[len(RLLIB_PREFIX) :], seed=seed, name=text, game_name=game_name)
+        path, trusted = model_path_of(text, RLLIB_PREFIX)
+        check_trusted(path, trusted)
+        return RLlibAgent.load(path, seed=seed, name=text, game_name=game_name)
     name, written = parse_spec(expand_pretrained(text))
     merged = {**written, **(settings or {})}
     choices = {name: _import_class(TRAINED[name])} if name in TRAINED else agent_choices(game_name)

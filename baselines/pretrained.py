@@ -6,11 +6,14 @@ its ``game``, the game's whole ``config`` (``dataclasses.asdict(game.config)``, 
 trained it and ``notes`` (where its results are written up), plus the shelf's own matching fields (``algo``).
 
 :meth:`Shelf.find` gives the model trained for a game's exact name and config, or a ``ValueError`` naming the
-configs that do have one (only the settings that differ from the game's defaults, so the message stays short);
-:meth:`Shelf.ship` copies a file in (with its companion files, such as an SB3 model's ``.json`` sidecar) and
-replaces the entry of the same game, config and kind. Both AlphaZero's networks
-(:mod:`baselines.learners.alphazero.pretrained`) and the SB3 models (:mod:`baselines.learners.sb3.pretrained`) are
-shelves.
+configs that do have one (only the settings that differ from the game's defaults, so the message stays short).
+The index is checked whole before any entry is used: a file that is not JSON, not a list, or an entry without its
+``file``, ``game`` or ``config`` (or with a field of the wrong type) is a ``ValueError`` naming the index and the
+entry; an entry's ``file`` must name a file inside the shelf's folder (no ``..``, no absolute path, no symbolic
+link leading out), or it is refused with the file named. :meth:`Shelf.ship` copies a file in (with its companion
+files, such as an SB3 model's ``.json`` description) and replaces the entry of the same game, config and kind. Both
+AlphaZero's networks (:mod:`baselines.learners.alphazero.pretrained`) and the SB3 models
+(:mod:`baselines.learners.sb3.pretrained`) are shelves.
 
 Example:
     >>> from boardenvs import make_game
@@ -39,6 +42,10 @@ from boardenvs.core import Game
 
 INDEX = "index.json"
 """The name of a shelf's index, next to its model files."""
+ENTRY_FIELDS: dict[str, type] = {"file": str, "game": str, "config": dict}
+"""The fields every index entry has, with their JSON types."""
+OPTIONAL_FIELDS: dict[str, type] = {"command": str, "notes": str, "algo": str}
+"""Fields an index entry may have, with their JSON types."""
 
 
 def json_config(config: Mapping[str, Any]) -> dict[str, Any]:
@@ -83,13 +90,58 @@ class Shelf:
 
     def entries(self) -> list[dict[str, Any]]:
         """The index entries (``file``, ``game``, ``config``, ``command``, ``notes`` and the shelf's own fields);
-        an empty list when there is no index yet."""
-        if not self.index_path.is_file():
+        an empty list when there is no index yet.
+
+        Raises:
+            ValueError: the index is damaged or foreign: not JSON, not a list, an entry that is not an object, lacks
+                ``file``, ``game`` or ``config``, has a field of the wrong type, or names a file outside the folder
+                (the message names the index, the entry and what is wrong).
+        """
+        if not self.index_path.exists():
             return []
-        entries = json.loads(self.index_path.read_text())
+        where = f"{self.label}: {str(self.index_path)!r}"
+        try:
+            entries = json.loads(self.index_path.read_bytes())
+        except (OSError, ValueError) as error:
+            raise ValueError(f"{where} is not a readable index (not JSON: {error})") from None
         if not isinstance(entries, list):
-            raise ValueError(f"{str(self.index_path)!r} must hold a JSON list of entries")
+            raise ValueError(f"{where} must hold a JSON list of entries, not a JSON {type(entries).__name__}")
+        for number, entry in enumerate(entries, 1):
+            self._check_entry(number, entry)
         return entries
+
+    def model_path(self, file: str) -> Path:
+        """The path of the model file ``file`` (an entry's) in the shelf's folder.
+
+        Raises:
+            ValueError: ``file`` is empty, absolute, has a ``..`` part, or leads out of the folder through a
+                symbolic link (the message names it).
+        """
+        relative = Path(file)
+        if not file.strip() or relative.is_absolute() or ".." in relative.parts or "\\" in file or not relative.parts:
+            raise ValueError(
+                f"{self.label}: the index {str(self.index_path)!r} names the file {file!r}; a model file must be "
+                f"named relative to {str(self.folder)!r} without '..' (nor an absolute path)"
+            )
+        path = self.folder / relative
+        if not path.resolve().is_relative_to(self.folder.resolve()):
+            raise ValueError(
+                f"{self.label}: the index {str(self.index_path)!r} names the file {file!r}, which leads out of "
+                f"{str(self.folder)!r} (to {str(path.resolve())!r}, through a symbolic link)"
+            )
+        return path
+
+    def _check_entry(self, number: int, entry: Any) -> None:
+        where = f"{self.label}: {str(self.index_path)!r} entry {number}"
+        if not isinstance(entry, dict):
+            raise ValueError(f"{where} must be a JSON object with {sorted(ENTRY_FIELDS)}, got {entry!r:.80}")
+        for key in ENTRY_FIELDS:
+            if key not in entry:
+                raise ValueError(f"{where} has no {key!r} (every entry names its {sorted(ENTRY_FIELDS)})")
+        for key, kind in {**ENTRY_FIELDS, **OPTIONAL_FIELDS}.items():
+            if key in entry and not isinstance(entry[key], kind):
+                raise ValueError(f"{where}: {key!r} must be a JSON {_json_type(kind)}, got {entry[key]!r:.80}")
+        self.model_path(entry["file"])
 
     def find(self, game: Game, match: Mapping[str, Any] | None = None) -> Path:
         """The file of the model trained for ``game``'s name and exact config (and the ``match`` fields).
@@ -103,7 +155,7 @@ class Shelf:
         config = game_config(game)
         for entry in entries:
             if json_config(entry["config"]) == config:
-                return self.folder / entry["file"]
+                return self.model_path(entry["file"])
         if not entries:
             games = sorted({entry["game"] for entry in self.entries() if _matches(entry, entry["game"], match)})
             raise ValueError(f"{self.label}: no {self.noun} is shipped for {game.spec.name!r}; games with one: {games}")
@@ -155,6 +207,10 @@ class Shelf:
         return _matches(entry, game, match) and json_config(entry["config"]) == config
 
 
+def _json_type(kind: type) -> str:
+    return {str: "string", dict: "object", list: "list"}.get(kind, kind.__name__)
+
+
 def _matches(entry: Mapping[str, Any], game: str, match: Mapping[str, Any]) -> bool:
     return entry["game"] == game and all(entry.get(key) == value for key, value in match.items())
 
@@ -165,4 +221,13 @@ def _copy(source: str | Path, target: Path) -> None:
     atomic_write(target, lambda temporary: shutil.copyfile(source, temporary))
 
 
-__all__ = ["INDEX", "Shelf", "config_digest", "game_config", "json_config", "non_default"]
+__all__ = [
+    "ENTRY_FIELDS",
+    "INDEX",
+    "OPTIONAL_FIELDS",
+    "Shelf",
+    "config_digest",
+    "game_config",
+    "json_config",
+    "non_default",
+]

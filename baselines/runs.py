@@ -10,18 +10,29 @@ Training runs and tournaments write results that must outlive a ``kill -9`` at a
   short by a kill is recovered by dropping that line; damage anywhere else is reported, never guessed at.
 - :class:`RunDirectory` claims a run's folder: it holds a lock (``.lock``, released by the operating system
   when the process dies, even by ``SIGKILL``) so two processes never write one run, and it refuses to replace an
-  existing run unless told (``force``); it deletes the temporary files a killed writer left behind.
+  existing run unless told (``force``); it deletes the temporary files a killed writer left behind;
+  :func:`require_run` refuses to resume a folder that holds no run.
+- Model files are checked before they are trusted: :func:`check_zip` (:func:`zip_problem`) verifies every member
+  of a ``.npz`` or ``torch.save`` archive against its CRC-32 (numpy and torch do not), and a JSON model file carries
+  the SHA-256 of its content (:func:`with_digest`, :func:`check_digest`), so a flipped bit is an error, never a
+  changed value.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import math
 import os
 import re
 import shutil
-from collections.abc import Callable, Iterable
+import zipfile
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
+
+import numpy as np
 
 try:
     import fcntl
@@ -79,6 +90,96 @@ def damaged_line(path: str | Path, line: int, reason: str, what: str = "line") -
     )
 
 
+# -- integrity of model files -------------------------------------------------------------------------------
+DIGEST_KEY = "sha256"
+"""The key under which a JSON model file holds the digest of the rest of its content (:func:`with_digest`)."""
+
+
+def json_digest(payload: Mapping[str, Any]) -> str:
+    """The SHA-256 of ``payload``'s canonical JSON text (sorted keys, no spaces): the same for the same data
+    however the file was laid out, different after any change of a value."""
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def with_digest(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """``payload`` with its :func:`json_digest` added under :data:`DIGEST_KEY` (a JSON file that a bit flip
+    cannot change into another valid file: :func:`check_digest` refuses it)."""
+    return {**payload, DIGEST_KEY: json_digest(payload)}
+
+
+def check_digest(payload: dict[str, Any], label: str, required: bool = False) -> dict[str, Any]:
+    """``payload`` without its digest, after checking it (:func:`with_digest`).
+
+    Args:
+        payload: A JSON object read from a file.
+        label: The file, for the message.
+        required: Refuse a payload without a digest (files the package ships always have one; a file written before
+            digests were added has none and is read unchecked).
+
+    Raises:
+        ValueError: the digest is not the content's (the file was changed after it was written), or it is missing
+            where required.
+    """
+    content = {key: value for key, value in payload.items() if key != DIGEST_KEY}
+    stored = payload.get(DIGEST_KEY)
+    if stored is None and not required:
+        return content
+    if stored != json_digest(content):
+        found = "has no digest" if stored is None else "does not match its digest"
+        raise ValueError(f"{label}: the content {found} ({DIGEST_KEY!r}): the file was changed after it was written")
+    return content
+
+
+def is_finite_number(value: Any) -> bool:
+    """True for an int or float (not a bool) that is finite as a float64."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an int too large for a float
+        return False
+
+
+def number_table(value: Any, what: str) -> np.ndarray:
+    """``value`` (JSON data: nested lists) as a float64 array, if it is a regular table of finite numbers only;
+    numpy's own conversion would also take strings (``"1.5"``) and booleans, and NaN.
+
+    Raises:
+        ValueError: naming ``what``: a ragged table, or an entry that is not a finite int or float.
+    """
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(item)
+        elif not is_finite_number(item):
+            raise ValueError(f"{what} must hold finite numbers only, found {item!r}")
+    try:
+        return np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError) as error:
+        raise ValueError(f"{what} must be a regular table of numbers: {error}") from None
+
+
+def zip_problem(path: str | Path) -> str | None:
+    """What is wrong with the zip archive at ``path`` (``None`` if nothing): not a zip archive, or a member whose
+    bytes do not match its CRC-32. ``.npz`` and ``torch.save`` files are zip archives, and neither numpy nor torch
+    checks the CRCs, so a flipped bit in an array would otherwise load silently as another value."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            damaged = archive.testzip()
+    except Exception as error:  # noqa: BLE001 - zipfile raises many types for damaged archives
+        return f"damaged or not a zip archive ({type(error).__name__}: {error})"
+    return None if damaged is None else f"its member {damaged!r} is damaged (bad CRC-32)"
+
+
+def check_zip(path: str | Path, what: str) -> None:
+    """Raise ``ValueError`` naming the file and ``what`` it should be if :func:`zip_problem` finds a problem."""
+    problem = zip_problem(path)
+    if problem:
+        raise ValueError(f"{str(path)!r} is not a readable {what}: {problem}")
+
+
 # -- run directories ----------------------------------------------------------------------------------------
 TEMPORARY_NAME = re.compile(r"^\..+\.\d+\.tmp(\.[^.]*)?$")
 """The names :func:`temporary_path` gives."""
@@ -91,6 +192,21 @@ def remove_temporaries(folder: str | Path) -> list[Path]:
     for path in stale:
         path.unlink(missing_ok=True)
     return stale
+
+
+def require_run(folder: str | Path, outputs: Iterable[str]) -> None:
+    """Refuse to resume a run that is not there: ``folder`` must hold at least one of ``outputs``.
+
+    Raises:
+        FileNotFoundError: the folder holds none of them (the message says how to start a run there instead).
+    """
+    folder = Path(folder)
+    names = list(outputs)
+    if not any((folder / name).exists() for name in names):
+        raise FileNotFoundError(
+            f"resume: no run to resume in {str(folder)!r}, nothing to continue (it holds none of {', '.join(names)}): "
+            "run the same command without --resume to start one there"
+        )
 
 
 class RunDirectory:
@@ -173,11 +289,20 @@ class RunDirectory:
 
 
 __all__ = [
+    "DIGEST_KEY",
     "RunDirectory",
     "atomic_write",
     "atomic_write_text",
+    "check_digest",
+    "check_zip",
     "damaged_line",
+    "is_finite_number",
+    "json_digest",
+    "number_table",
     "remove_temporaries",
+    "require_run",
     "split_lines",
     "temporary_path",
+    "with_digest",
+    "zip_problem",
 ]

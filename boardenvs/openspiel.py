@@ -9,8 +9,14 @@ adapter pair serves every game: :class:`OpenSpielGame` holds a configured ``boar
 **Parameters.** Every int, float, bool or string field of the game's config, with the config's default
 (an optional int field such as Quoridor's ``walls_per_player`` takes ``-1`` for "the game's default"), plus
 ``preset`` (``""`` = none) for games with presets (:func:`boardenvs.list_presets`) and ``chance_outcomes``. A
-field left at its default keeps the preset's value. OpenSpiel refuses unknown parameters and wrong types; the
-game's config refuses bad values; both errors name the parameter.
+field left at its default keeps the preset's value. Parameters are checked before OpenSpiel's C++ side sees them
+(:func:`check_parameters`; importing this module makes ``pyspiel.load_game`` the checked :func:`load_game`): an
+unknown name or a wrong type (a bool for an int) is an error naming the parameter, and a bad value (an int of
+2**31 or more included) is the game config's error naming the field and its allowed range.
+
+**Actions.** Every entry point that takes an action or a player (``apply_action``, ``child``,
+``action_to_string``, ``legal_actions``, ...) takes an int (numpy ints too) and refuses a bool, a float or a
+string (``TypeError``), a negative or out-of-range id (``ValueError``), before pybind converts it.
 
 **Chance.** A game draws all its randomness in ``initial_state(rng)`` (deals, shuffles, random maps); moves
 are deterministic. When that rng matters (detected per configured game by comparing the initial states of
@@ -55,19 +61,23 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import re
 import types
 import typing
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 import numpy as np
 import pyspiel
 
-from boardenvs.core import Game
+from boardenvs.core import Game, as_action
 from boardenvs.registry import game_entry, list_games, list_presets, make_game
 
 PREFIX = "boardenvs_"
 """OpenSpiel name of game ``name``: ``PREFIX + name``."""
 DEFAULT_CHANCE_OUTCOMES = 64
+C_INT_MIN, C_INT_MAX = -(2**31), 2**31 - 1
+"""The ints an OpenSpiel game parameter can hold (C++ ``int``)."""
 MAX_CHANCE_OUTCOMES = 1 << 20
 UNSET_INT = -1
 """Value of an optional int config field that means ``None`` (the game's own default)."""
@@ -75,9 +85,13 @@ PROBE_SEEDS = 8
 """Seeds whose initial states are compared to tell a game with setup randomness."""
 MAX_PLAYERS_PROBED = 8
 CHANCE_TEXT = "setup not drawn yet (chance node)"
+CHANCE = int(pyspiel.PlayerId.CHANCE)
+"""OpenSpiel's id of the chance player (-1)."""
 _RESERVED = ("preset", "chance_outcomes")
 GAME_CLASSES: dict[str, type[OpenSpielGame]] = {}
 """The :class:`OpenSpielGame` subclass of every registered game, by boardenvs name."""
+_PYSPIEL_LOAD_GAME: Callable[..., Any] = getattr(pyspiel, "_boardenvs_unchecked_load_game", pyspiel.load_game)
+"""OpenSpiel's own ``load_game`` (kept once, so reloading this module does not wrap the wrapper)."""
 
 
 # -- parameters ------------------------------------------------------------------------------------
@@ -146,6 +160,99 @@ def _checked_chance_outcomes(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_CHANCE_OUTCOMES:
         raise ValueError(f"chance_outcomes must be an int in 1..{MAX_CHANCE_OUTCOMES}, got {value!r}")
     return value
+
+
+def _typed_parameter(key: str, value: Any, default: Any) -> Any:
+    """``value`` as the Python type of the parameter's ``default`` (numpy scalars converted), or ``TypeError``
+    naming ``key``: OpenSpiel carries bools, ints and strings and refuses one for another."""
+    kind = type(default)
+    if kind is bool and isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if kind is int and isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        return int(value)
+    if kind is str and isinstance(value, str):
+        return value
+    article = "an" if kind is int else "a"
+    raise TypeError(f"parameter {key} must be {article} {kind.__name__}, got {value!r} ({type(value).__name__})")
+
+
+def check_parameters(name: str, params: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Every OpenSpiel parameter of game ``name``: ``params`` checked, with the defaults filled in.
+
+    This runs before any value reaches OpenSpiel's C++ side (whose ints are 32-bit and whose errors name no
+    parameter): unknown names, wrong types, ``chance_outcomes`` and every config value (by the game's config,
+    whose error names the field and its allowed range) are refused here.
+
+    Raises:
+        ValueError: an unknown parameter, or a value out of its range (the message names both).
+        TypeError: a value of the wrong type (a bool for an int, a float, a numpy array, ...).
+    """
+    return _checked_parameters(name, params)[0]
+
+
+def _checked_parameters(name: str, params: Mapping[str, Any] | None) -> tuple[dict[str, Any], Game]:
+    """:func:`check_parameters` and the boardenvs game the parameters describe."""
+    spec = parameter_specification(name)
+    full = _full_parameters(name, dict(params) if params is not None else None)
+    full = {key: _typed_parameter(key, full[key], default) for key, default in spec.items()}
+    _checked_chance_outcomes(full["chance_outcomes"])
+    engine = engine_game(name, full)  # the config refuses a bad value naming the field and its range
+    for key, value in full.items():
+        if isinstance(value, int) and not isinstance(value, bool) and not C_INT_MIN <= value <= C_INT_MAX:
+            raise ValueError(f"parameter {key} must be in {C_INT_MIN}..{C_INT_MAX} (OpenSpiel's int), got {value}")
+    return full, engine
+
+
+def _boardenvs_name(short_name: str) -> str | None:
+    """The boardenvs game that the OpenSpiel ``short_name`` names, or ``None`` for another game."""
+    name = short_name[len(PREFIX) :] if short_name.startswith(PREFIX) else None
+    return name if name is not None and name in list_games() else None
+
+
+def _parameter_from_text(text: str) -> Any:
+    """A parameter value written in a game string, read as OpenSpiel reads it (``GameParameterFromString``)."""
+    if text in ("True", "true", "False", "false"):
+        return text in ("True", "true")
+    if text and set(text) <= set("+-0123456789"):
+        try:
+            return int(text)
+        except ValueError:
+            return text  # OpenSpiel refuses it itself
+    if text and set(text) <= set("+-0123456789."):
+        try:
+            return float(text)
+        except ValueError:
+            return text
+    return text
+
+
+def _parameters_from_string(text: str) -> tuple[str, dict[str, Any] | None]:
+    """``("boardenvs_quoridor", {"board_size": 5})`` from ``"boardenvs_quoridor(board_size=5)"``; a string
+    without parameters (or with nested ones, which no boardenvs game has) gives ``None`` for them."""
+    match = re.fullmatch(r"([^()]+)\(([^()]*)\)", text.strip())
+    if match is None:
+        return text.strip(), None
+    params: dict[str, Any] = {}
+    for part in filter(None, match.group(2).split(",")):
+        key, _, value = part.partition("=")
+        params[key.strip()] = _parameter_from_text(value.strip())
+    return match.group(1).strip(), params
+
+
+def load_game(game: Any, params: Mapping[str, Any] | None = None) -> pyspiel.Game:
+    """``pyspiel.load_game`` with a boardenvs game's parameters checked first (:func:`check_parameters`).
+
+    Importing this module installs it as ``pyspiel.load_game``: OpenSpiel converts parameters to C++ types
+    before any Python code of the game runs, so a value it cannot hold (an int of 2**31 or more) would fail
+    there with an error naming no parameter. Other games, and a ``GameParametersStruct``, pass through unchanged.
+    """
+    if isinstance(game, str):
+        short_name, written = _parameters_from_string(game) if params is None else (game, dict(params))
+        name = _boardenvs_name(short_name)
+        if name is not None and written is not None:
+            full = check_parameters(name, written)
+            params = None if params is None else {key: full[key] for key in params}
+    return _PYSPIEL_LOAD_GAME(game) if params is None else _PYSPIEL_LOAD_GAME(game, params)
 
 
 def engine_game(name: str, params: dict[str, Any]) -> Game:
@@ -336,9 +443,8 @@ class OpenSpielGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         name = self.game_name
-        params = _full_parameters(name, params)
-        chance_outcomes = _checked_chance_outcomes(params["chance_outcomes"])
-        engine = engine_game(name, params)
+        params, engine = _checked_parameters(name, params)
+        chance_outcomes = params["chance_outcomes"]
         stochastic = uses_setup_randomness(engine)
         super().__init__(game_type(name, engine, stochastic), game_info(engine, stochastic, chance_outcomes), params)
         self.engine = engine
@@ -390,6 +496,54 @@ class OpenSpielState(pyspiel.State):
         """``player``'s view of the past, one line per move (the middle of its information state string)."""
         return [] if self._run.state is None else self._run.history_lines(player)
 
+    # -- checked entry points: what Python callers give is checked before pybind converts it ----------
+    def apply_action(self, action: Any) -> None:
+        """Play ``action`` (a chance outcome at the chance node); ``TypeError`` unless it is an int (a bool is
+        not), ``ValueError`` out of range or illegal."""
+        super().apply_action(self._checked_action(action))
+
+    def apply_action_with_legality_check(self, action: Any) -> None:
+        """:meth:`apply_action` (which checks legality anyway)."""
+        super().apply_action_with_legality_check(self._checked_action(action))
+
+    def child(self, action: Any) -> OpenSpielState:
+        """A copy of this state with ``action`` played (checked as in :meth:`apply_action`)."""
+        return super().child(self._checked_action(action))
+
+    def action_to_string(self, *args: Any) -> str:
+        """``action_to_string(action)`` for the player to move, or ``action_to_string(player, action)``."""
+        if len(args) == 1:
+            return super().action_to_string(self._checked_action(args[0]))
+        player, action = args
+        player = self._checked_player(player)
+        return super().action_to_string(player, self._checked_action(action, chance=player == CHANCE))
+
+    def legal_actions(self, *args: Any) -> list[int]:
+        """The legal actions of the player to move, or of ``player`` (empty unless it is to move)."""
+        return super().legal_actions(*(self._checked_player(player) for player in args))
+
+    def legal_actions_mask(self, *args: Any) -> list[int]:
+        """The legal-action mask of the player to move, or of ``player``."""
+        return super().legal_actions_mask(*(self._checked_player(player) for player in args))
+
+    def _checked_action(self, action: Any, chance: bool | None = None) -> int:
+        """``action`` as an int id in range (a chance outcome at the chance node, or when ``chance``)."""
+        action = as_action(action)
+        chance = self._run.state is None if chance is None else chance
+        count = self._run.context.chance_outcomes if chance else self._run.context.game.spec.num_actions
+        if not 0 <= action < count:
+            raise ValueError(f"{'chance outcome' if chance else 'action'} {action} is out of range [0, {count})")
+        return action
+
+    def _checked_player(self, player: Any) -> int:
+        """``player`` as an int: a seat or the chance player (-1)."""
+        if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)):
+            raise TypeError(f"player must be an int, got {type(player).__name__}")
+        count = self._run.context.game.spec.num_players
+        if player != CHANCE and not 0 <= player < count:
+            raise ValueError(f"player must be a seat in 0..{count - 1} or {CHANCE} (chance), got {player}")
+        return int(player)
+
     # -- the OpenSpiel state API ------------------------------------------------------------------
     def current_player(self) -> int:
         state = self._run.state
@@ -416,9 +570,12 @@ class OpenSpielState(pyspiel.State):
             self._run.play(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
-        if player == pyspiel.PlayerId.CHANCE:
+        action = self._checked_action(action, chance=player == CHANCE)
+        if player == CHANCE:
             return f"setup {action}"
-        return self._run.context.game.action_to_str(self._run.state, int(action))
+        if self._run.state is None:
+            raise ValueError(f"player {player} has no actions at the chance node (the setup is not drawn yet)")
+        return self._run.context.game.action_to_str(self._run.state, action)
 
     def is_terminal(self) -> bool:
         return self._run.state is not None and self._run.context.game.is_terminal(self._run.state)
@@ -487,4 +644,11 @@ class Observer:
         return "\n".join([f"seat {player}", *state.information_lines(player), "now:", view])
 
 
+def install_checked_load_game() -> None:
+    """Make ``pyspiel.load_game`` the checked :func:`load_game` (once; importing this module does it)."""
+    pyspiel._boardenvs_unchecked_load_game = _PYSPIEL_LOAD_GAME  # type: ignore[attr-defined]
+    pyspiel.load_game = load_game
+
+
 register_games()
+install_checked_load_game()

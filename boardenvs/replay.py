@@ -201,9 +201,14 @@ def load_replay(source: str | Path | Mapping[str, Any]) -> tuple[Replay, Game, l
             data = json.loads(path.read_text())
         except (OSError, UnicodeDecodeError, ValueError) as error:
             raise ReplayError(f"cannot read replay {str(path)!r}: {error}") from None
-    replay = Replay.from_json(data)
-    game = replay.make_game()
-    return replay, game, replay_states(replay, game)
+    try:
+        replay = Replay.from_json(data)
+        game = replay.make_game()
+        return replay, game, replay_states(replay, game)
+    except ReplayError as error:
+        if isinstance(source, Mapping):
+            raise
+        raise ReplayError(f"replay {str(source)!r}: {error}") from None
 
 
 def replay_states(replay: Replay, game: Game) -> list[Any]:
@@ -241,16 +246,15 @@ def _replay_move(game: Game, state: Any, index: int, move: ReplayMove) -> Any:
 
 
 def _check_result(game: Game, state: Any, result: ReplayResult) -> None:
-    if len(result.returns) != game.spec.num_players:
-        raise ReplayError(f"replay result has {len(result.returns)} returns for {game.spec.num_players} seats")
+    seats = game.spec.num_players
+    if len(result.returns) != seats or len(result.scores) != seats:
+        raise ReplayError(f"replay result must have {seats} returns and {seats} scores")
     if result.plies != state.ply:
         raise ReplayError(f"replay result says {result.plies} plies, the moves make {state.ply}")
-    if not game.is_terminal(state):
-        if any(result.returns):
-            raise ReplayError("replay result has returns but its moves do not finish the game")
-        return
     if not np.allclose(game.returns(state), result.returns, atol=1e-6):
         raise ReplayError(f"replay result returns {list(result.returns)} differ from {game.returns(state).tolist()}")
+    if not np.allclose(game.scores(state), result.scores, atol=1e-6):
+        raise ReplayError(f"replay result scores {list(result.scores)} differ from {game.scores(state).tolist()}")
     if result.truncated != game.is_truncated(state):
         raise ReplayError(f"replay result truncated={result.truncated}, the rules say {game.is_truncated(state)}")
 

@@ -24,7 +24,8 @@ Example:
 
 from __future__ import annotations
 
-from functools import partial
+from collections.abc import Mapping
+from functools import cache, partial
 from typing import Any
 
 import numpy as np
@@ -170,18 +171,59 @@ def make_rllib_env(game_name: str, *, raw: bool = False, **kwargs: Any) -> Any:
     Agents are ``player_0 .. player_{n-1}``; only the agent to move gets an observation, rewards are PettingZoo's
     ``last()`` rewards (zero-sum at the end of the game). Arguments as for :func:`make_aec_for_rllib`.
 
+    ``step`` checks its action dict first: one naming another agent than the one to move, or missing it, is a
+    ``ValueError`` naming the agent expected (:func:`check_action_dict`); a ``step`` after the game ended is a
+    ``RuntimeError`` saying to call ``reset()``.
+
     Raises:
         ImportError: ray[rllib] is not installed (the message names the extra).
         ValueError: an observation format or layout RLlib cannot read.
     """
     require_ray()
-    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
-
     aec = make_aec_for_rllib(game_name, raw=raw, **kwargs)
-    env = PettingZooEnv(aec)
+    env = _checked_env_class()(aec)
     env.possible_agents = list(aec.possible_agents)  # PettingZooEnv lists them from a set: keep the seat order
     env.agents = list(aec.possible_agents)
     return env
+
+
+def check_action_dict(action_dict: Any, acting: list[str]) -> None:
+    """Raise ``ValueError`` unless ``action_dict`` maps exactly the ``acting`` agents to actions (RLlib sends one
+    action per agent that got an observation; any other key is a caller's mistake, named here rather than ending
+    in a ``KeyError`` inside ray).
+
+    Args:
+        action_dict: What ``step`` was given.
+        acting: The agents expected to act (the one to move).
+    """
+    if not isinstance(action_dict, Mapping):
+        raise ValueError(f"step takes a dict of agent -> action for {acting}, got {type(action_dict).__name__}")
+    given = list(action_dict)
+    if set(given) != set(acting):
+        missing = [agent for agent in acting if agent not in action_dict]
+        extra = [agent for agent in given if agent not in acting]
+        parts = ([f"misses {missing}"] if missing else []) + ([f"names {extra}, who are not to act"] if extra else [])
+        raise ValueError(
+            f"step's action dict must name exactly the agents to act, {acting}; it {' and '.join(parts)}"
+        )
+
+
+@cache
+def _checked_env_class() -> type:
+    """RLlib's ``PettingZooEnv`` with a ``step`` that checks the action dict first (:func:`check_action_dict`);
+    built once, on first use, since ray is optional."""
+    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+
+    class BoardGameRLlibEnv(PettingZooEnv):
+        """``PettingZooEnv`` whose ``step`` names the agents it expected when given the wrong ones."""
+
+        def step(self, action_dict: Any) -> Any:
+            if not self.env.agents:
+                raise RuntimeError("step called after the game ended: call reset() first")
+            check_action_dict(action_dict, [self.env.agent_selection])
+            return super().step(action_dict)
+
+    return BoardGameRLlibEnv
 
 
 def rllib_env_name(game_name: str) -> str:

@@ -11,11 +11,14 @@ named with ``--allow-agent`` here, since loading them runs code from the file.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from baselines.web.sessions import ArenaSettings
-from scripts._args import parse_args
+from scripts._args import WORKERS, Range, run_cli
+
+MAX_SESSIONS = 10_000
+"""The most games an arena holds at once."""
 
 
 @dataclass
@@ -37,15 +40,30 @@ class Args:
     allow_agent: list[str] = field(default_factory=list)
     """Agent specs that load files (sb3:..., rllib:..., alphazero:checkpoint=...) the page may choose."""
 
+    LIMITS: ClassVar = {
+        "port": Range(1, 65535),
+        "max_sessions": Range(1, MAX_SESSIONS),
+        "idle_seconds": Range(0.0, 1e9, open_low=True),
+        "think_seconds": Range(0.0, 86_400.0, open_low=True),
+        "bot_workers": WORKERS,
+    }
+
 
 def settings_of(args: Args) -> ArenaSettings:
     """The arena's limits from the command line (``ValueError`` naming a bad one)."""
     if not 1 <= args.port <= 65535:
         raise ValueError(f"port must be in 1..65535, got {args.port}")
-    if not 1 <= args.max_sessions <= 10_000:
-        raise ValueError(f"max_sessions must be in 1..10000, got {args.max_sessions}")
+    if not 1 <= args.max_sessions <= MAX_SESSIONS:
+        raise ValueError(f"max_sessions must be in 1..{MAX_SESSIONS}, got {args.max_sessions}")
     if not args.idle_seconds > 0:
         raise ValueError(f"idle_seconds must be > 0, got {args.idle_seconds}")
+    if not args.think_seconds > 0:
+        raise ValueError(f"think_seconds must be > 0, got {args.think_seconds}")
+    if args.bot_workers < 1:
+        raise ValueError(f"bot_workers must be >= 1, got {args.bot_workers}")
+    empty = [spec for spec in args.allow_agent if not spec.strip()]
+    if empty:
+        raise ValueError(f"allow_agent: an agent spec cannot be empty, got {args.allow_agent}")
     return ArenaSettings(args.max_sessions, args.idle_seconds, args.think_seconds, args.bot_workers,
                          tuple(args.allow_agent))  # fmt: skip
 
@@ -63,12 +81,7 @@ def main(args: Args) -> None:
 
 def cli(argv: list[str] | None = None) -> None:
     """Entry point of ``python -m scripts.arena``."""
-    args = parse_args(Args, argv if argv is not None else sys.argv[1:], description=__doc__)
-    try:
-        settings_of(args)
-    except ValueError as error:
-        sys.exit(f"error: {error}")
-    main(args)
+    run_cli(Args, argv, main, description=__doc__, check=settings_of)
 
 
 if __name__ == "__main__":

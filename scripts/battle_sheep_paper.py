@@ -22,11 +22,11 @@ untrained (all-zero) table against three random players for ``--q-eval-games`` s
 from __future__ import annotations
 
 import csv
-import sys
 import time
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import ClassVar
 
 import baselines
 from baselines.arena import TournamentResult, tournament
@@ -34,7 +34,7 @@ from baselines.arena.ratings import wilson_interval
 from baselines.factory import make_agent
 from baselines.games.battle_sheep.qlearning import SHIPPED, SHIPPED_TABLE, QLearningAgent, SheepQTable, learn
 from boardenvs import make_game
-from scripts._args import parse_args
+from scripts._args import COUNT, WORKERS, OptionError, Range, about, check_agents, run_cli
 
 GAME = "battle_sheep"
 PAPER_WINS: dict[str, int] = {"random": 3, "minimax": 2, "mcts_classical": 4, "qlearning": 4, "mcts_evaluation": 7}
@@ -75,6 +75,29 @@ class Args:
     """--train-q: training games (the learner against three random players, seats rotating)."""
     q_eval_games: int = 400
     """--train-q: evaluation games of the trained and of an untrained table against three random players."""
+
+    LIMITS: ClassVar = {
+        "simulations": COUNT,
+        **dict.fromkeys(("games_per_pairing", "q_eval_games"), Range(1, 10**6)),
+        "workers": WORKERS,
+        "train_games": COUNT,
+    }
+
+
+def check_args(args: Args) -> None:
+    """Refuse game counts that are not multiples of the 4 seats, a missing or damaged Q table, or a budget the
+    agents refuse, before any game."""
+    players = make_game(GAME, preset="basic").spec.num_players
+    for name in ("games_per_pairing", "q_eval_games"):
+        if getattr(args, name) % players:
+            raise OptionError(name, f"must be a multiple of {players} (the seat rotations), got {getattr(args, name)}")
+    if args.train_q:
+        return
+    with about("q_table"):
+        if args.q_table != SHIPPED:
+            SheepQTable.load(args.q_table)
+    check_agents("simulations", [spec for label, spec in agent_specs(args.simulations).items() if label != "qlearning"],
+                 GAME)  # fmt: skip
 
 
 def agent_specs(simulations: int, q_table: str = SHIPPED) -> dict[str, str]:
@@ -192,7 +215,10 @@ def main(args: Args) -> TournamentResult:
 
 def cli(argv: list[str] | None = None) -> None:
     """Entry point of ``python -m scripts.battle_sheep_paper``: run, then print the tables and the run time."""
-    args = parse_args(Args, argv if argv is not None else sys.argv[1:], description=__doc__)
+    run_cli(Args, argv, _run, description=__doc__, check=check_args)
+
+
+def _run(args: Args) -> None:
     started = time.perf_counter()
     result = main(args)
     elapsed = time.perf_counter() - started

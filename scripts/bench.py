@@ -47,14 +47,14 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 import boardenvs
 from baselines.settings import parse_config
 from boardenvs.registry import make_game
-from scripts._args import parse_args
+from scripts._args import COUNT, OptionError, Range, check_game, run_cli
 
 if TYPE_CHECKING:
     from baselines.learners.alphazero.evaluator import NetworkEvaluator
@@ -100,6 +100,13 @@ class Args:
     """Moves searched per timed AlphaZero self-play round (a new game starts when one ends)."""
     alphazero_batch: int = 8
     """Leaves per forward pass of the batched AlphaZero search (the other search values one leaf per pass)."""
+
+    LIMITS: ClassVar = {
+        "seconds": Range(0.0, 86_400.0, open_low=True),
+        **dict.fromkeys(("rounds", "mcts_repeats", "alphazero_batch"), Range(1, 10**4)),
+        **dict.fromkeys(("mcts_simulations", "alphazero_simulations", "alphazero_moves"), COUNT),
+        "mcts_uct_c": Range(0.0, 1e6),
+    }  # fmt: skip
 
 
 @dataclass
@@ -746,8 +753,22 @@ def _as_json(
     return dataclasses.asdict(measurement) | extra
 
 
+def check_args(args: Args) -> None:
+    """Refuse an unknown game, a config that does not apply to every measured game, or a bad AlphaZero setting."""
+    only_extra = args.mcts or args.alphazero or args.arena or args.replay_page
+    for name in args.games or ([] if only_extra else boardenvs.list_games()):
+        check_game(name, args.config, game_field="games")
+    if args.mcts:
+        check_game("quoridor", args.config)
+    if args.alphazero:
+        check_game(args.alphazero_game, args.config, game_field="alphazero_game")
+        if args.alphazero_search not in ("gumbel", "puct"):
+            raise OptionError("alphazero_search", f"must be gumbel or puct, got {args.alphazero_search!r}")
+
+
 def cli(argv: list[str] | None = None) -> None:
-    main(parse_args(Args, argv, description=__doc__))
+    """Entry point of ``python -m scripts.bench``."""
+    run_cli(Args, argv, main, description=__doc__, check=check_args)
 
 
 if __name__ == "__main__":

@@ -20,9 +20,11 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
+import boardenvs
 from baselines.progress import progress_bar
-from scripts._args import parse_args
+from scripts._args import OptionError, Range, check_game, run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -43,6 +45,8 @@ class Args:
     """Wall-clock budget of each bench row."""
     progress: bool = True
     """Show a progress bar."""
+
+    LIMITS: ClassVar = {"rounds": Range(1, 10**4), "seconds": Range(0.0, 86_400.0, open_low=True)}
 
 
 @dataclass
@@ -116,10 +120,19 @@ def main(args: Args) -> list[Row]:
             subprocess.run([*git, "worktree", "remove", "--force", str(worktree)], check=False, capture_output=True)
 
 
+def check_args(args: Args) -> None:
+    """Refuse a revision git does not know, an unknown game or a config that does not apply to every game."""
+    for name in args.games or boardenvs.list_games():
+        check_game(name, args.config, game_field="games")
+    revision = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", "--quiet", f"{args.before}^{{commit}}"],
+                              capture_output=True, text=True, check=False)  # fmt: skip
+    if not args.before.strip() or revision.returncode != 0:
+        raise OptionError("before", f"git knows no commit {args.before!r} in {ROOT}")
+
+
 def cli(argv: list[str] | None = None) -> None:
     """Entry point of ``python -m scripts.bench_compare``."""
-    args = parse_args(Args, argv if argv is not None else sys.argv[1:], description=__doc__)
-    print(table(main(args)))
+    run_cli(Args, argv, lambda args: print(table(main(args))), description=__doc__, check=check_args)
 
 
 if __name__ == "__main__":

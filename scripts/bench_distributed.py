@@ -18,7 +18,6 @@ import csv
 import os
 import shutil
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -26,14 +25,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from baselines.arena import tournament
 from baselines.distributed import WORKER_NICENESS_VARIABLE, require_backend
 from baselines.factory import make_agent
 from baselines.settings import parse_config
 from boardenvs.registry import make_game
-from scripts._args import parse_args
+from scripts._args import OptionError, Range, about, check_agents, check_game, names_in, run_cli
 
 SETUPS = ("local", "ray", "cluster")
 FIELDS = ("setup", "workers", "round", "seconds", "games", "games_per_second")
@@ -59,6 +58,8 @@ class Args:
     """Tournament seed (the same in every run)."""
     out: str = "runs/bench_distributed"
     """Output folder for the CSV and the PNG ("" to write nothing)."""
+
+    LIMITS: ClassVar = {"games_per_pairing": Range(1, 10**6), "rounds": Range(1, 10**4)}
 
 
 @dataclass(frozen=True)
@@ -229,10 +230,20 @@ def table(timings: list[Timing], startup: dict[str, float]) -> str:
     return "\n".join(lines)
 
 
+def check_args(args: Args) -> None:
+    """Refuse a bad game, config, agent, schedule or setup before Ray starts."""
+    game = check_game(args.game, args.config)
+    check_agents("agents", names_in("agents", args.agents, minimum=2), args.game)
+    if args.games_per_pairing % game.spec.num_players:
+        raise OptionError("games_per_pairing", f"must be a multiple of {game.spec.num_players} (the seat rotations), "
+                          f"got {args.games_per_pairing}")  # fmt: skip
+    with about("setups"):
+        chosen_setups(args.setups)
+
+
 def cli(argv: list[str] | None = None) -> None:
     """Entry point of ``python -m scripts.bench_distributed``."""
-    args = parse_args(Args, argv if argv is not None else sys.argv[1:], description=__doc__)
-    print(table(*main(args)))
+    run_cli(Args, argv, lambda args: print(table(*main(args))), description=__doc__, check=check_args)
 
 
 if __name__ == "__main__":

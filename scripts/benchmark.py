@@ -22,12 +22,11 @@ whose entry in the table changed is trained again; ``--force`` trains every sele
 from __future__ import annotations
 
 import os
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from baselines.benchmark import (
     TABLE,
@@ -47,7 +46,7 @@ from baselines.benchmark import (
     write_outputs,
 )
 from baselines.distributed import make_executor
-from scripts._args import parse_args
+from scripts._args import WORKERS, run_cli
 
 SHIP_BUDGETS = ("full",)
 """The budgets whose PPO models ``--ship`` may ship."""
@@ -76,6 +75,8 @@ class Args:
     ppo:pretrained shelf (baselines/learners/sb3/models)."""
     progress: bool = True
     """Show the learners' progress bars (with --workers 1; a line per cell is always shown)."""
+
+    LIMITS: ClassVar = {"workers": WORKERS}
 
 
 def output_folder(args: Args) -> Path:
@@ -160,7 +161,10 @@ def run_all(jobs: Sequence[CellJob], workers: int, out: Path, table: Sequence[Ce
 
 def cli(argv: list[str] | None = None) -> None:
     """Entry point of ``python -m scripts.benchmark``: run, then print the table."""
-    args = parse_args(Args, argv if argv is not None else sys.argv[1:], description=__doc__)
+    run_cli(Args, argv, _run, description=__doc__, check=lambda args: checked_cells(args, TABLE))
+
+
+def _run(args: Args) -> None:
     started = time.perf_counter()
     main(args)
     if not args.ship:

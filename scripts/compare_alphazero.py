@@ -10,12 +10,11 @@ Reads each run's ``history.csv`` (written by ``scripts.train_alphazero``) and dr
 from __future__ import annotations
 
 import csv
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from baselines.learners.alphazero.plots import plot_comparison
-from scripts._args import parse_args
+from scripts._args import OptionError, run_cli
 
 
 @dataclass
@@ -42,22 +41,33 @@ def read_history(folder: str) -> list[dict[str, str]]:
         return list(csv.DictReader(handle))
 
 
-def main(args: Args) -> dict[str, list[dict[str, str]]]:
-    """Read the runs, print their scores and write the plot."""
+def read_runs(args: Args) -> dict[str, list[dict[str, str]]]:
+    """Each named run's history; ``ValueError``/``FileNotFoundError`` naming ``--runs`` or ``--opponent``."""
     runs = {}
     for pair in args.runs:
         name, equals, folder = pair.partition("=")
         if not equals or not name or not folder:
             raise ValueError(f"--runs takes name=folder pairs, got {pair!r}")
+        if name in runs:
+            raise ValueError(f"--runs names {name!r} twice")
         runs[name] = read_history(folder)
     if not runs:
         raise ValueError("--runs needs at least one name=folder pair")
     column = f"vs_{args.opponent}"
     for name, rows in runs.items():
         if rows and column not in rows[0]:
-            raise ValueError(
-                f"run {name!r} has no column {column!r}; it has {[c for c in rows[0] if c.startswith('vs_')]}"
+            raise OptionError(
+                "opponent",
+                f"run {name!r} has no column {column!r}; it has {[c for c in rows[0] if c.startswith('vs_')]}",
             )
+    return runs
+
+
+def main(args: Args) -> dict[str, list[dict[str, str]]]:
+    """Read the runs, print their scores and write the plot."""
+    runs = read_runs(args)
+    column = f"vs_{args.opponent}"
+    for name, rows in runs.items():
         for row in rows:
             if float(row[column]) >= 0:
                 minutes = float(row["elapsed_seconds"]) / 60
@@ -71,8 +81,9 @@ def main(args: Args) -> dict[str, list[dict[str, str]]]:
 
 
 def cli(argv: list[str] | None = None) -> None:
-    main(parse_args(Args, argv))
+    """Entry point of ``python -m scripts.compare_alphazero``."""
+    run_cli(Args, argv, main, description=__doc__, check=read_runs)
 
 
 if __name__ == "__main__":
-    cli(sys.argv[1:])
+    cli()

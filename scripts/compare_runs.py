@@ -9,13 +9,12 @@ with its 95% interval and draws the same (interval as a band) against training s
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from baselines.learners.evaluation import EvalRow, read_eval_rows
 from baselines.runs import atomic_write
-from scripts._args import parse_args
+from scripts._args import OptionError, run_cli
 
 
 @dataclass
@@ -45,9 +44,12 @@ def read_runs(pairs: list[str], opponent: str) -> dict[str, list[EvalRow]]:
         rows = read_eval_rows(path)
         mine = sorted((row for row in rows if row.opponent == opponent), key=lambda row: row.steps)
         if not mine:
-            raise ValueError(
-                f"run {name!r} has no evaluation against {opponent!r}; it has {sorted({r.opponent for r in rows})}"
+            raise OptionError(
+                "opponent",
+                f"run {name!r} has no evaluation against {opponent!r}; it has {sorted({r.opponent for r in rows})}",
             )
+        if name in runs:
+            raise ValueError(f"--runs names {name!r} twice")
         runs[name] = mine
     if not runs:
         raise ValueError("--runs needs at least one name=folder pair")
@@ -94,8 +96,9 @@ def main(args: Args) -> dict[str, list[EvalRow]]:
 
 
 def cli(argv: list[str] | None = None) -> None:
-    main(parse_args(Args, argv))
+    """Entry point of ``python -m scripts.compare_runs``."""
+    run_cli(Args, argv, main, description=__doc__, check=lambda args: read_runs(args.runs, args.opponent))
 
 
 if __name__ == "__main__":
-    cli(sys.argv[1:])
+    cli()

@@ -9,15 +9,15 @@ model selected on its evaluation games (``best.zip``) on fresh games.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from baselines.arena import evaluate_against
 from baselines.arena.ratings import wilson_interval
 from baselines.factory import make_agent
 from baselines.settings import parse_config
 from boardenvs.registry import make_game
-from scripts._args import parse_args
+from scripts._args import COUNT, check_agents, check_game, names_in, run_cli
 
 
 @dataclass
@@ -36,6 +36,8 @@ class Args:
     """Games per opponent; the evaluated agent's seat rotates."""
     seed: int = 1
     """Seed of the games and the agents."""
+
+    LIMITS: ClassVar = {"games": COUNT}
 
 
 @dataclass(frozen=True)
@@ -77,9 +79,19 @@ def main(args: Args) -> list[EvaluationLine]:
     return lines
 
 
+def check_args(args: Args) -> None:
+    """Refuse a bad game, config, agent or opponent before any game is played."""
+    check_game(args.game, args.config)
+    check_agents("agent", [args.agent], args.game)
+    check_agents("opponents", names_in("opponents", args.opponents), args.game)
+
+
 def cli(argv: list[str] | None = None) -> None:
     """Entry point of ``python -m scripts.evaluate``: print one line per opponent."""
-    args = parse_args(Args, argv if argv is not None else sys.argv[1:], description=__doc__)
+    run_cli(Args, argv, _run, description=__doc__, check=check_args)
+
+
+def _run(args: Args) -> None:
     config = " ".join(args.config) or "default config"
     print(f"{args.agent} on {args.game} ({config}), seed {args.seed}; 95% Wilson intervals of the win share")
     for line in main(args):

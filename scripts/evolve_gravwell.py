@@ -13,27 +13,27 @@ network to ``PATH`` (the package ships ``baselines/data/gravwell_neuro_correct.j
 
 from __future__ import annotations
 
-import csv
-import sys
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from baselines.games.gravwell.neuroevolution import (
+    HISTORY_FILE,
+    NETWORK_FILE,
     EvolutionSettings,
     Generation,
     Network,
     evolve,
-    load_network,
+    resume_evolution,
     save_network,
     training_record,
+    write_history,
 )
-from baselines.runs import RunDirectory, atomic_write_text
+from baselines.runs import RunDirectory, require_run
 from baselines.settings import settings_from
-from scripts._args import parse_args
+from scripts._args import OptionError, Range, run_cli
 
-NETWORK, HISTORY, PLOT = "network.json", "history.csv", "evolution.png"
-COLUMNS = [field.name for field in fields(Generation)]
+NETWORK, HISTORY, PLOT = NETWORK_FILE, HISTORY_FILE, "evolution.png"
 
 
 @dataclass(frozen=True)
@@ -51,20 +51,13 @@ class Args(EvolutionSettings):
     progress: bool = True
     """Show a tqdm progress bar."""
 
-
-def read_history(path: Path) -> list[Generation]:
-    """The generations recorded in ``history.csv`` (empty if there is none)."""
-    if not path.is_file():
-        return []
-    with open(path, newline="") as handle:
-        rows = list(csv.DictReader(handle))
-    kinds = {"generation": int, "runs": int, "nodes": int, "child_won": lambda text: text == "True"}
-    return [Generation(**{key: kinds.get(key, float)(value) for key, value in row.items()}) for row in rows]
-
-
-def write_history(history: list[Generation], path: Path) -> None:
-    lines = [",".join(COLUMNS)] + [",".join(str(value) for value in asdict(row).values()) for row in history]
-    atomic_write_text(path, "\n".join(lines) + "\n")
+    LIMITS: ClassVar = {
+        "generations": Range(1, 10**6),
+        "children": Range(1, 1000),
+        **dict.fromkeys(("start_runs", "max_runs"), Range(1, 10**6)),
+        "runs_step": Range(0, 10**6),
+        "num_players": Range(2, 4),
+    }
 
 
 def resume_point(history: list[Generation], settings: EvolutionSettings) -> tuple[int, int | None]:
@@ -103,16 +96,17 @@ def main(args: Args) -> tuple[Network, list[Generation]]:
     """Evolve (or continue) the run in ``args.out``; write its files; return the final network and history."""
     settings = settings_from(args, EvolutionSettings)
     out = Path(args.out)
+    if args.resume:
+        require_run(out, (NETWORK, HISTORY))  # before the folder is created or claimed
     with RunDirectory(out, (NETWORK, HISTORY, PLOT), resume=args.resume, force=args.force):
-        history = read_history(out / HISTORY) if args.resume else []
-        parent = load_network(out / NETWORK) if history else None
+        history, parent = resume_evolution(out, settings, NETWORK, HISTORY) if args.resume else ([], None)
         start, runs = resume_point(history, settings)
         bar = _bar(args, start)
 
         def save(record: Generation, network: Network) -> None:
             history.append(record)
+            write_history(history, out / HISTORY)  # first: a kill before the network is saved redoes this generation
             save_network(network, out / NETWORK, training_record(settings, history))
-            write_history(history, out / HISTORY)
             if bar is not None:
                 bar.update(1)
                 bar.set_postfix(runs=record.runs, wins=f"{record.wins:.0f}", nodes=record.nodes)
@@ -137,9 +131,21 @@ def _bar(args: Args, start: int) -> Any:
     return tqdm(total=args.generations, initial=start, desc="generations", unit="gen")
 
 
+def check_args(args: Args) -> None:
+    """Refuse ``--resume`` with ``--force``, or without a run in ``--out``, before the folder is claimed (the
+    evolution settings check themselves)."""
+    if args.resume and args.force:
+        raise OptionError("resume", "resume and force exclude each other: resume continues a run, force replaces it")
+    if args.resume:
+        require_run(Path(args.out), (NETWORK, HISTORY))
+
+
 def cli(argv: list[str] | None = None) -> None:
     """Entry point of ``python -m scripts.evolve_gravwell``."""
-    args = parse_args(Args, argv if argv is not None else sys.argv[1:], description=__doc__)
+    run_cli(Args, argv, _run, description=__doc__, check=check_args)
+
+
+def _run(args: Args) -> None:
     network, history = main(args)
     last = history[-1]
     print(f"{len(history)} generations; last: {last.wins:.0f}/{last.runs} wins, {network.size()} hidden nodes")

@@ -35,12 +35,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -56,7 +55,7 @@ from boardenvs.games.gravwell.cards import bits_to_cards
 from boardenvs.games.gravwell.rules import ROUNDS
 from boardenvs.games.gravwell.state import STOP
 from boardenvs.registry import make_game
-from scripts._args import parse_args
+from scripts._args import COUNT, check_agents, run_cli
 
 GAME_NAME = "gravwell"
 NUM_PLAYERS = 2
@@ -86,6 +85,8 @@ class Args:
     """Write the result, every game's seed, seat, outcome and scores included, as JSON to this path ("" to skip)."""
     progress: bool = False
     """Show a tqdm bar instead of one line per game."""
+
+    LIMITS: ClassVar = {"simulations": COUNT, "games": COUNT}
 
 
 # -- the learners ---------------------------------------------------------------------------------
@@ -276,6 +277,12 @@ def checked(args: Args) -> Args:
     return dataclasses.replace(args, kind=kind, simulations=simulations, games=games)
 
 
+def check_args(args: Args) -> None:
+    """:func:`checked`, and the opponent built once, before any game."""
+    checked(args)
+    check_agents("opponent", [args.opponent], GAME_NAME)
+
+
 def game_line(result: GameResult) -> str:
     """The progress line of one game."""
     return f"game {result.index} seat {result.seat} outcome {result.outcome} scores {result.scores}"
@@ -338,7 +345,10 @@ def main(args: Args) -> dict[str, Any]:
 
 def cli(argv: list[str] | None = None) -> None:
     """Entry point of ``python -m scripts.gravwell_ceiling``: run, then print the ``RESULT`` line."""
-    args = parse_args(Args, argv if argv is not None else sys.argv[1:], description=__doc__)
+    run_cli(Args, argv, _run, description=__doc__, check=check_args)
+
+
+def _run(args: Args) -> None:
     result = main(args)
     print(result_line(result), flush=True)
     if args.json_out:

@@ -23,10 +23,9 @@ games against three random agents (greedy, same game seeds for every variant); w
 from __future__ import annotations
 
 import csv
-import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from baselines.agent import BaseAgent
 from baselines.arena import game_seeds, play_game
@@ -34,7 +33,7 @@ from baselines.arena.ratings import wilson_interval
 from baselines.games.gravwell import DecisionTreeAgent, NeuroevolutionAgent, RandomAgent, RandomNoStopAgent
 from baselines.games.gravwell.qlearning import PretrainedQAgent, QLearningAgent, QSettings, learn
 from boardenvs.games.gravwell import Gravwell
-from scripts._args import parse_args
+from scripts._args import COUNT, about, run_cli
 
 PRESETS = (("correct", False), ("inert_tractors", True))
 """Engine presets: name and ``inert_tractors``."""
@@ -81,6 +80,10 @@ class Args:
     presets: str = "correct,inert_tractors"
     """Comma-separated engine presets to run: correct, inert_tractors."""
 
+    LIMITS: ClassVar = dict.fromkeys(
+        ("q_games", "tree_games", "final_games", "neuro_games", "train_games", "ablation_games"), COUNT
+    )
+
 
 @dataclass(frozen=True)
 class Row:
@@ -103,6 +106,19 @@ def _check(args: Args) -> None:
         if getattr(args, name) < 1:
             raise ValueError(f"{name} must be >= 1, got {getattr(args, name)}")
     _presets(args)
+
+
+def check_args(args: Args) -> None:
+    """The game counts and presets, and the network and Q tables loaded once, before any game."""
+    from baselines.games.gravwell.neuroevolution import load_network
+
+    _check(args)
+    with about("q_table"):
+        if args.q_table not in ("", "shipped"):
+            QLearningAgent.load(args.q_table)
+    with about("neuro_network"):
+        if args.neuro_network != "shipped":
+            load_network(args.neuro_network)
 
 
 def _presets(args: Args) -> list[tuple[str, bool]]:
@@ -255,7 +271,10 @@ def main(args: Args) -> list[Row]:
 
 def cli(argv: list[str] | None = None) -> None:
     """Entry point of ``python -m scripts.gravwell_paper``: print the table."""
-    args = parse_args(Args, argv if argv is not None else sys.argv[1:], description=__doc__)
+    run_cli(Args, argv, _run, description=__doc__, check=check_args)
+
+
+def _run(args: Args) -> None:
     print(table(main(args)))
 
 

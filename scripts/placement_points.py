@@ -10,11 +10,12 @@ such a table to every seat of every logged game and prints each agent's mean poi
 
 from __future__ import annotations
 
+import math
 import sys
 from dataclasses import dataclass
 
 from baselines.arena import placement_summary, read_records
-from scripts._args import parse_args
+from scripts._args import OptionError, check_existing_file, run_cli
 
 
 @dataclass
@@ -31,7 +32,7 @@ def main(args: Args) -> dict[str, dict[str, float]]:
     """Print and return the summary of ``args.log``."""
     if not args.log:
         raise ValueError("log: give the path of a tournament log (scripts.tournament --log PATH)")
-    table = [float(value) for value in args.points.split(",") if value.strip()]
+    table = points_table(args.points)
     summary = placement_summary(read_records(args.log), table)
     width = max(len(name) for name in summary)
     print(f"{'agent':{width}s}  {'seats':>6s}  {'points/seat':>11s}  {'mean score':>10s}")
@@ -40,11 +41,33 @@ def main(args: Args) -> dict[str, dict[str, float]]:
     return summary
 
 
+def points_table(text: str) -> list[float]:
+    """The points of ``--points``: comma-separated finite numbers; an ``OptionError`` of ``points`` otherwise."""
+    table = []
+    for value in (value.strip() for value in text.split(",") if value.strip()):
+        try:
+            table.append(float(value))
+        except ValueError:
+            table.append(math.nan)
+        if not math.isfinite(table[-1]):
+            raise OptionError("points", f"must be comma-separated finite numbers, got {value!r} in {text!r}")
+    if not table:
+        raise OptionError("points", f"give the points of each place, comma-separated, got {text!r}")
+    return table
+
+
+def check_args(args: Args) -> None:
+    """Refuse a log that is not a file and a points table that is not numbers."""
+    check_existing_file("log", args.log, "tournament log (scripts.tournament --log PATH)")
+    points_table(args.points)
+
+
 def cli(argv: list[str] | None = None) -> None:
+    """Entry point of ``python -m scripts.placement_points``."""
     arguments = list(argv if argv is not None else sys.argv[1:])
     if arguments and not arguments[0].startswith("-"):
         arguments = ["--log", *arguments]
-    main(parse_args(Args, arguments, description=__doc__))
+    run_cli(Args, arguments, main, description=__doc__, check=check_args)
 
 
 if __name__ == "__main__":

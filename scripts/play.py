@@ -23,7 +23,6 @@ Because of the redraw, the final ``PlayResult.actions`` of a game with an undo m
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,7 +34,7 @@ from baselines.factory import make_agent
 from baselines.settings import parse_config
 from boardenvs.core import Game
 from boardenvs.registry import make_game
-from scripts._args import parse_args
+from scripts._args import OptionError, check_agents, check_game, run_cli
 
 COMMANDS = {
     "help": "show this help and some legal moves",
@@ -236,9 +235,17 @@ def make_session(args: Args, input_fn: Callable[[str], str], output: Callable[[s
     return PlaySession(game, args.human_seat, opponents, args.seed, input_fn, output)
 
 
+def check_args(args: Args) -> None:
+    """Refuse a bad game, config, opponent or seat before the game starts."""
+    game = check_game(args.game, args.config)
+    if not 0 <= args.human_seat < game.spec.num_players:
+        raise OptionError("human_seat", f"must be a seat in 0..{game.spec.num_players - 1}, got {args.human_seat}")
+    check_agents("opponent", [args.opponent], args.game)
+
+
 def cli(argv: list[str] | None = None) -> None:
     """Entry point of ``python -m scripts.play``."""
-    main(parse_args(Args, argv if argv is not None else sys.argv[1:], description=__doc__))
+    run_cli(Args, argv, main, description=__doc__, check=check_args)
 
 
 if __name__ == "__main__":

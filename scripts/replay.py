@@ -16,6 +16,7 @@ import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 from baselines.arena.match import play_game
 from baselines.arena.replays import log_replay, replay_from_record
@@ -23,7 +24,7 @@ from baselines.factory import make_agent
 from baselines.settings import checked_game
 from boardenvs.replay import REPLAY_FORMAT, Replay, load_replay
 from boardenvs.replay_html import replay_html
-from scripts._args import parse_args
+from scripts._args import OptionError, Range, check_agents, check_game, run_cli
 
 
 @dataclass
@@ -46,6 +47,8 @@ class Args:
     """Where to write the HTML page."""
     json: str = ""
     """Also write the JSON replay file here (empty: do not)."""
+
+    LIMITS: ClassVar = {"game": Range(-1, 10**9)}
 
 
 def load_source(args: Args) -> Replay:
@@ -94,16 +97,33 @@ def main(args: Args) -> Replay:
     return replay
 
 
+def check_args(args: Args) -> None:
+    """Refuse bad options before a game is played or a file read: a new game's game, config and agents, or a
+    source that is not a file (the file's content is checked as it is read)."""
+    if args.new:
+        if args.source:
+            raise OptionError("new", f"plays a new game; it excludes --source {args.source!r}")
+        game = check_game(args.new, args.config, game_field="new")
+        if len(args.agents) != game.spec.num_players:
+            raise OptionError("agents", f"{args.new} has {game.spec.num_players} seats, got {len(args.agents)} agents")
+        check_agents("agents", args.agents, args.new)
+        return
+    if not args.source:
+        raise OptionError("source", "name a JSON replay or a tournament log, or play a new game with --new GAME")
+    if not Path(args.source).is_file():
+        raise OptionError("source", f"no file {args.source!r}")
+
+
 def cli(argv: list[str] | None = None) -> None:
     """Entry point of ``python -m scripts.replay``."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and not argv[0].startswith("-"):
         argv = ["--source", *argv]
-    args = parse_args(Args, argv, description=__doc__)
-    try:
-        replay = main(args)
-    except ValueError as error:
-        sys.exit(f"error: {error}")
+    run_cli(Args, argv, _run, description=__doc__, check=check_args)
+
+
+def _run(args: Args) -> None:
+    replay = main(args)
     print(f"wrote {args.out}: {replay.game}, {len(replay.moves)} moves, " + " vs ".join(replay.agents)
           + (f"; replay JSON {args.json}" if args.json else ""))  # fmt: skip
 

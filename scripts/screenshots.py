@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import shutil
 import socket
-import sys
 import tempfile
 import threading
 import time
@@ -25,7 +24,7 @@ from baselines.arena.replays import replay_from_record
 from baselines.factory import make_agent
 from boardenvs.registry import make_game
 from boardenvs.replay_html import replay_html
-from scripts._args import parse_args
+from scripts._args import OptionError, run_cli
 
 SHOWCASE: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
     "quoridor": ({}, ("heuristic", "path")),
@@ -118,13 +117,21 @@ def _arena_shot(browser: Any, port: int, out: Path, game: str, config: dict, bot
     return path
 
 
+def chromium_executable(args: Args) -> str:
+    """``--chromium``, or the Chromium on the PATH; an ``OptionError`` of ``chromium`` when there is none."""
+    executable = shutil.which(args.chromium) if args.chromium else None
+    executable = executable or (None if args.chromium else shutil.which("chromium") or shutil.which("chromium-browser"))
+    if not executable:
+        found = f"no executable {args.chromium!r}" if args.chromium else "no Chromium found"
+        raise OptionError("chromium", f"{found}; apt-get install chromium, or pass --chromium PATH")
+    return executable
+
+
 def main(args: Args) -> list[Path]:
     """Take every screenshot; returns their paths."""
     from playwright.sync_api import sync_playwright  # the dev extra
 
-    executable = args.chromium or shutil.which("chromium") or shutil.which("chromium-browser")
-    if not executable:
-        raise ValueError("chromium: no Chromium found; apt-get install chromium, or pass --chromium PATH")
+    executable = chromium_executable(args)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as playwright:
@@ -136,11 +143,11 @@ def main(args: Args) -> list[Path]:
 
 def cli(argv: list[str] | None = None) -> None:
     """Entry point of ``python -m scripts.screenshots``."""
-    args = parse_args(Args, argv if argv is not None else sys.argv[1:], description=__doc__)
-    try:
-        shots = main(args)
-    except ValueError as error:
-        sys.exit(f"error: {error}")
+    run_cli(Args, argv, _run, description=__doc__, check=chromium_executable)
+
+
+def _run(args: Args) -> None:
+    shots = main(args)
     for path in shots:
         print(f"wrote {path}")
 

@@ -9,11 +9,13 @@ that trained it and the notes in ``index.json`` (replacing the network shipped f
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
 from baselines.learners.alphazero.pretrained import MODELS_DIR, ship
-from scripts._args import parse_args
+from scripts._args import OptionError, about, check_existing_file, run_cli
+
+COMMAND_PREFIX = "python -m scripts.train_alphazero"
+"""How the recorded training command must start."""
 
 
 @dataclass
@@ -28,22 +30,32 @@ class Args:
     """Where its results are written up, or anything else worth knowing."""
 
 
+def check_args(args: Args) -> None:
+    """Refuse a missing or unreadable checkpoint, or a command that is not the training command."""
+    from baselines.learners.alphazero.network import load_checkpoint
+
+    check_existing_file("checkpoint", args.checkpoint, "best.pt written by scripts.train_alphazero")
+    with about("checkpoint"):
+        load_checkpoint(args.checkpoint)
+    if not args.command.startswith(COMMAND_PREFIX):
+        raise OptionError("command", f"must be the training command ({COMMAND_PREFIX} ...), got {args.command!r}")
+
+
 def main(args: Args) -> str:
     """Copy the checkpoint and print where it went."""
     if not args.checkpoint:
         raise ValueError("--checkpoint is required: the path of a best.pt written by scripts.train_alphazero")
-    if not args.command.startswith("python -m scripts.train_alphazero"):
-        raise ValueError(
-            f"--command must be the training command (python -m scripts.train_alphazero ...), got {args.command!r}"
-        )
+    if not args.command.startswith(COMMAND_PREFIX):
+        raise ValueError(f"--command must be the training command ({COMMAND_PREFIX} ...), got {args.command!r}")
     path = ship(args.checkpoint, args.command, args.notes)
     print(f"shipped {args.checkpoint} as {path} (index: {MODELS_DIR / 'index.json'})")
     return str(path)
 
 
 def cli(argv: list[str] | None = None) -> None:
-    main(parse_args(Args, argv))
+    """Entry point of ``python -m scripts.ship_alphazero``."""
+    run_cli(Args, argv, main, description=__doc__, check=check_args)
 
 
 if __name__ == "__main__":
-    cli(sys.argv[1:])
+    cli()

@@ -21,11 +21,10 @@ prints Markdown tables.
 from __future__ import annotations
 
 import csv
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from baselines.arena import TournamentResult
 from baselines.arena.ratings import wilson_interval
@@ -34,7 +33,18 @@ from baselines.search.ntbea import GameFitness, head_to_head
 from baselines.search.tuning import TuneOutcome
 from scripts import tournament as tournament_script
 from scripts import tune_ntbea
-from scripts._args import parse_args
+from scripts._args import (
+    COUNT,
+    COUNT_OR_ZERO,
+    WORKERS,
+    OptionError,
+    Range,
+    about,
+    check_agents,
+    check_backend_options,
+    check_game,
+    run_cli,
+)
 
 BMRH_STAR = "rhea:preset=bmrh_r1"
 """BMRH* (R1 tuned values), 1,000 simulated actions per decision."""
@@ -86,6 +96,13 @@ class Args:
     progress: bool = True
     """Show progress bars."""
 
+    LIMITS: ClassVar = {
+        **dict.fromkeys(("osla_games", "validate_games", "reference_games", "round_robin_games"), COUNT_OR_ZERO),
+        "tune_evaluations": COUNT,
+        "batch_size": Range(1, 10**4),
+        "workers": WORKERS,
+    }
+
 
 @dataclass(frozen=True)
 class Row:
@@ -114,6 +131,27 @@ def check_args(args: Args) -> None:
     for name in ("tune_evaluations", "workers", "batch_size"):
         if getattr(args, name) < 1:
             raise ValueError(f"{name} must be >= 1, got {getattr(args, name)}")
+
+
+def check_options(args: Args) -> None:
+    """:func:`check_args`, and every preset, agent and search space built once, before any game."""
+    from baselines.search.tuning import search_space
+
+    check_backend_options(args.backend, args.ray_address)
+    check_args(args)
+    for preset in args.osla_presets:
+        check_game("splendor", [f"preset={preset}"], config_field="osla_presets")
+    check_game("splendor", [f"preset={args.preset}"], config_field="preset")
+    check_agents("ef_agent", [args.ef_agent], "splendor")
+    if args.validate_games:
+        with about("tune_space"):
+            search_space(args.tune_space, args.ef_agent)
+    if args.round_robin_games % 2:
+        raise OptionError("round_robin_games", f"must be a multiple of 2 (the seats), got {args.round_robin_games}")
+    if args.round_robin_games:
+        if len(set(args.round_robin_agents)) != len(args.round_robin_agents) or len(args.round_robin_agents) < 2:
+            raise OptionError("round_robin_agents", f"name at least 2 distinct agents, got {args.round_robin_agents}")
+        check_agents("round_robin_agents", args.round_robin_agents, "splendor")
 
 
 def match(args: Args, experiment: str, preset: str, agent: str, opponent: str, games: int) -> Row:
@@ -246,7 +284,10 @@ def markdown(rows: list[Row]) -> str:
 
 def cli(argv: list[str] | None = None) -> None:
     """Entry point of ``python -m scripts.splendor_paper``."""
-    args = parse_args(Args, argv if argv is not None else sys.argv[1:], description=__doc__)
+    run_cli(Args, argv, _run, description=__doc__, check=check_options)
+
+
+def _run(args: Args) -> None:
     started = time.perf_counter()
     rows, result = main(args)
     print(f"done in {time.perf_counter() - started:.0f} s, seed {args.seed}\n")

@@ -20,11 +20,11 @@ agent plays every seat equally often (the schedule is described in ``baselines.a
 from __future__ import annotations
 
 import dataclasses
-import sys
 import time
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import ClassVar
 
 from baselines.arena import GameRecord, TournamentResult, tournament
 from baselines.arena.replays import replay_from_record
@@ -33,7 +33,19 @@ from baselines.settings import parse_config
 from boardenvs.core import Game
 from boardenvs.registry import make_game
 from boardenvs.replay_html import replay_html
-from scripts._args import parse_args
+from scripts._args import (
+    WORKERS,
+    OptionError,
+    Range,
+    about,
+    check_agents,
+    check_backend_options,
+    check_game,
+    run_cli,
+)
+
+MAX_GAMES_PER_PAIRING = 10**6
+"""The most games per lineup (the schedule of every game is built before the first one is played)."""
 
 
 @dataclass
@@ -69,6 +81,8 @@ class Args:
     """JSON-lines log of every game; rerunning with the same log resumes an interrupted tournament."""
     progress: bool = True
     """Show a progress bar (--no-progress turns it off)."""
+
+    LIMITS: ClassVar = {"games_per_pairing": Range(1, MAX_GAMES_PER_PAIRING), "workers": WORKERS}
 
 
 def agent_names(agents: str, minimum: int = 2, what: str = "a tournament") -> list[str]:
@@ -125,9 +139,32 @@ def write_showcase(game: Game, result: TournamentResult, path: str) -> None:
     Path(path).write_text(replay_html(replay, game), encoding="utf-8")
 
 
+def check_args(args: Args) -> None:
+    """Refuse a bad option (the game, its config, the agents, the schedule, the backend) before any game is
+    played; an :class:`~scripts._args.OptionError` naming it."""
+    game = check_game(args.game, args.config)
+    with about("agents"):
+        names = agent_names(args.agents, minimum=1 if args.field else 2)
+    with about("field"):
+        field_names = agent_names(args.field, minimum=1, what="--field") if args.field else []
+    check_agents("agents", names, args.game)
+    check_agents("field", field_names, args.game)
+    shared = sorted(set(names) & set(field_names))
+    if shared:
+        raise OptionError("field", f"an agent cannot be both an entrant and in the field: {shared}")
+    players = game.spec.num_players
+    if args.games_per_pairing % players:
+        raise OptionError("games_per_pairing", f"must be a multiple of {players} (the seat rotations), "
+                          f"got {args.games_per_pairing}")  # fmt: skip
+    check_backend_options(args.backend, args.ray_address)
+
+
 def cli(argv: list[str] | None = None) -> None:
     """Entry point of ``python -m scripts.tournament``: run, then print the table and the run time."""
-    args = parse_args(Args, argv if argv is not None else sys.argv[1:], description=__doc__)
+    run_cli(Args, argv, _run, description=__doc__, check=check_args)
+
+
+def _run(args: Args) -> None:
     started = time.perf_counter()
     result = main(args)
     elapsed = time.perf_counter() - started

@@ -11,21 +11,31 @@ network on the replay window and plays ``--eval-games`` against each of ``--eval
 game's default scripted agent). Writes ``<out>/best.pt`` (play it with
 ``make_agent("alphazero:checkpoint=<out>/best.pt", game)`` or ``scripts.play --opponent ...``),
 ``<out>/iteration_<k>.pt``, ``<out>/history.csv``, ``<out>/learning_curve.png`` and the run's state
-(``state.pt``, ``replay/``). A killed run continues with ``--resume``; an existing ``--out`` is refused
-unless ``--resume`` or ``--force`` is given. ``--minutes`` stops the run once its self-play and training time
-reaches the budget.
+(``state.pt``, ``replay/``). A killed run continues with ``--resume`` (one killed before its first ``state.pt``
+starts again from the beginning); an existing ``--out`` is refused unless ``--resume`` or ``--force`` is given.
+``--minutes`` stops the run once its self-play and training time reaches the budget.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import sys
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from baselines.learners.alphazero import AlphaZeroSettings, AlphaZeroTrainer
-from baselines.learners.alphazero.trainer import eval_columns
+from baselines.learners.alphazero.trainer import eval_columns, resolve_opponent
 from baselines.settings import parse_config, settings_from
-from scripts._args import parse_args
+from scripts._args import (
+    COUNT,
+    COUNT_OR_ZERO,
+    FRACTION,
+    WORKERS,
+    OptionError,
+    Range,
+    check_backend_options,
+    check_game,
+    run_cli,
+)
 
 
 @dataclass
@@ -117,6 +127,27 @@ class Args:
     progress: bool = True
     """Show progress bars."""
 
+    LIMITS: ClassVar = {
+        **dict.fromkeys(("iterations", "buffer_iterations", "epochs"), Range(1, 10**6)),
+        "temperature_plies": Range(0, 10**6),
+        **dict.fromkeys(("games", "simulations", "fast_simulations", "eval_every"), COUNT),
+        **dict.fromkeys(("eval_simulations", "arena_games", "eval_games", "warm_start_games"), COUNT_OR_ZERO),
+        "gumbel_actions": Range(1, 10**4),
+        "channels": Range(1, 4096),
+        "blocks": Range(1, 1000),
+        "hidden": Range(1, 65536),
+        "batch_size": Range(1, 10**6),
+        "threads": Range(1, 1024),
+        "workers": WORKERS,
+        "full_search_fraction": Range(0.0, 1.0, open_low=True),
+        "exploration": Range(0.0, 1e6),
+        "learning_rate": Range(0.0, 10.0, open_low=True),
+        "score_weight": Range(0.0, 1e6),
+        "accept_threshold": FRACTION,
+        "sparring_fraction": FRACTION,
+        "minutes": Range(0.0, 1e7),
+    }  # fmt: skip
+
 
 RENAMES = {"games_per_iteration": "games"}
 """Trainer settings whose flag has another name."""
@@ -124,6 +155,32 @@ UNEXPOSED = ("weight_decay", "selfplay.dirichlet_fraction", "selfplay.dirichlet_
              "selfplay.determinizations", "eval_simulations", "time_budget_minutes")  # fmt: skip
 """Trainer settings without a flag of their own name: they keep their defaults (or are set from a flag whose
 0 means "none" below)."""
+FLAGS_OF_SETTINGS = {**RENAMES, "time_budget_minutes": "minutes"}
+"""The field that sets a trainer setting of another name (for the errors the settings raise)."""
+
+
+def settings_of(args: Args) -> AlphaZeroSettings:
+    """The trainer's settings (``ValueError`` naming a bad one)."""
+    return dataclasses.replace(
+        settings_from(args, AlphaZeroSettings, renames=RENAMES, defaults=UNEXPOSED),
+        eval_simulations=args.eval_simulations or None,
+        time_budget_minutes=args.minutes or None,
+    )
+
+
+def check_args(args: Args) -> None:
+    """Refuse bad settings, game, config or agents (opponents, sparring partner, teacher) before the run's folder
+    is touched."""
+    settings = settings_of(args)
+    check_game(args.game, args.config)
+    check_backend_options(args.backend, args.ray_address)
+    if args.resume and args.force:
+        raise OptionError("resume", "resume and force exclude each other: resume continues a run, force replaces it")
+    opponents = settings.eval_opponents if settings.eval_games else ()
+    for field_name, specs in (("eval_opponents", opponents), ("sparring", [args.sparring]),
+                              ("warm_start", [args.warm_start])):  # fmt: skip
+        for spec in (spec for spec in specs if spec.strip()):
+            resolve_opponent(spec.strip(), args.game, field_name)  # its error starts with the field's name
 
 
 def main(args: Args) -> list:
@@ -131,15 +188,13 @@ def main(args: Args) -> list:
     import torch
 
     torch.set_num_threads(args.threads)
-    settings = dataclasses.replace(
-        settings_from(args, AlphaZeroSettings, renames=RENAMES, defaults=UNEXPOSED),
-        eval_simulations=args.eval_simulations or None,
-        time_budget_minutes=args.minutes or None,
-    )
+    settings = settings_of(args)
     trainer = AlphaZeroTrainer(
         args.game, parse_config(args.config), settings, args.out, args.progress, resume=args.resume, force=args.force
     )
-    if args.resume:
+    if trainer.restarted:
+        print(f"resuming {args.out}: it stopped before its first iteration finished, so it starts again", flush=True)
+    elif args.resume:
         print(f"resuming {args.out} after iteration {trainer.completed}", flush=True)
     for row in trainer.run_iter():
         print(describe(row, list(trainer.opponents)), flush=True)
@@ -165,8 +220,9 @@ def describe(row: dict, opponents: list[str]) -> str:
 
 
 def cli(argv: list[str] | None = None) -> None:
-    main(parse_args(Args, argv))
+    """Entry point of ``python -m scripts.train_alphazero``."""
+    run_cli(Args, argv, main, description=__doc__, check=check_args, renames=FLAGS_OF_SETTINGS)
 
 
 if __name__ == "__main__":
-    cli(sys.argv[1:])
+    cli()

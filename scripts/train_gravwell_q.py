@@ -9,16 +9,16 @@ over a moving window). ``--export-json PATH`` also writes the compact JSON table
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 
 from baselines.games.gravwell.qlearning import QLearningAgent, QSettings, learn
 from baselines.settings import settings_from
 from boardenvs.games.gravwell import Gravwell
-from scripts._args import parse_args
+from scripts._args import COUNT, FRACTION, POSITIVE, OptionError, Range, run_cli
 
 
 @dataclass
@@ -55,6 +55,27 @@ class Args:
     """Show a tqdm progress bar."""
     export_json: str = ""
     """Also write the compact JSON table (settings, rounded tables, training facts) to this path."""
+
+    LIMITS: ClassVar = {
+        "games": COUNT,
+        "representation": Range(144, 864),
+        "temperature": POSITIVE,
+        "learning_rate": Range(0.0, 1.0, open_low=True),
+        "discount": FRACTION,
+        "negative_factor": Range(1.0, 10.0),
+        "window": COUNT,
+    }
+
+
+OPPONENTS = ("random", "random_no_es", "tree")
+"""The opponent kinds of :func:`baselines.games.gravwell.qlearning.learn`."""
+
+
+def check_args(args: Args) -> None:
+    """The learning settings and the opponent kind, before any game."""
+    settings_from(args, QSettings)
+    if args.opponents not in OPPONENTS:
+        raise OptionError("opponents", f"must be one of {list(OPPONENTS)}, got {args.opponents!r}")
 
 
 def moving_average(values: np.ndarray, window: int) -> np.ndarray:
@@ -107,7 +128,10 @@ def main(args: Args) -> tuple[QLearningAgent, np.ndarray]:
 
 def cli(argv: list[str] | None = None) -> None:
     """Entry point of ``python -m scripts.train_gravwell_q``."""
-    args = parse_args(Args, argv if argv is not None else sys.argv[1:], description=__doc__)
+    run_cli(Args, argv, _run, description=__doc__, check=check_args)
+
+
+def _run(args: Args) -> None:
     _, wins = main(args)
     tail = wins[-args.window :]
     print(f"trained {args.games} games; training win rate {wins.mean():.3f}, last {len(tail)}: {tail.mean():.3f}")

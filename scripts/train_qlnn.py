@@ -17,14 +17,14 @@ from __future__ import annotations
 import csv
 import dataclasses
 import math
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 from baselines.learners.qlnn import QLNNAgent, QLNNSettings, TrainingPoint, train
 from baselines.settings import parse_config
 from boardenvs.registry import make_game
-from scripts._args import parse_args
+from scripts._args import COUNT, COUNT_OR_ZERO, FRACTION, OptionError, Range, check_agents, check_game, run_cli
 
 DEFAULTS = QLNNSettings()
 
@@ -80,12 +80,34 @@ class Args:
     progress: bool = False
     """Show a tqdm bar (else one line per evaluation)."""
 
+    LIMITS: ClassVar = {
+        "episodes": COUNT,
+        "learning_rate": Range(0.0, 10.0, open_low=True),
+        **dict.fromkeys(("discount", "epsilon", "epsilon_final"), FRACTION),
+        "epsilon_decay": Range(0.0, 1.0, open_low=True),
+        "shaping": Range(0.0, 1e6),
+        **dict.fromkeys(("replay", "target_sync", "eval_every", "eval_games"), COUNT_OR_ZERO),
+        "batch_size": Range(1, 10**6),
+        "threads": Range(1, 1024),
+    }
+
 
 def settings_of(args: Args) -> QLNNSettings:
     """The :class:`QLNNSettings` the arguments describe."""
     hidden = tuple(int(width) for width in args.hidden.split(",") if width.strip())
     names = [f.name for f in dataclasses.fields(QLNNSettings) if f.name != "hidden"]
     return QLNNSettings(hidden=hidden, **{name: getattr(args, name) for name in names})
+
+
+def check_args(args: Args) -> None:
+    """The game, its config, the network settings and the agents, before any episode."""
+    check_game(args.game, args.config)
+    widths = [width.strip() for width in args.hidden.split(",") if width.strip()]
+    if not all(width.lstrip("-").isdigit() for width in widths):
+        raise OptionError("hidden", f"must be comma-separated layer widths (ints), got {args.hidden!r}")
+    settings_of(args)
+    check_agents("opponents", [args.opponents], args.game)
+    check_agents("eval_opponent", [args.eval_opponent], args.game)
 
 
 def write_history(history: list[TrainingPoint], path: Path) -> None:
@@ -153,7 +175,10 @@ def main(args: Args) -> tuple[QLNNAgent, list[TrainingPoint]]:
 
 def cli(argv: list[str] | None = None) -> None:
     """Entry point of ``python -m scripts.train_qlnn``."""
-    args = parse_args(Args, argv if argv is not None else sys.argv[1:], description=__doc__)
+    run_cli(Args, argv, _run, description=__doc__, check=check_args)
+
+
+def _run(args: Args) -> None:
     main(args)
     out = Path(args.out)
     print(f"wrote {out / 'qlnn.pt'}, {out / 'history.csv'}, {out / 'learning_curve.png'}")

@@ -14,7 +14,7 @@ agent in the others, acting inside the env. At the start, every ``--eval-every``
 a checkpoint (``<out>/checkpoints/step_<n>/``) and plays ``--eval-games`` seeded, seat-rotated games of the
 checkpoint against each evaluation opponent with the project's arena; the results go to ``<out>/eval.csv`` (win rate
 with draws counted half, Wilson 95% interval, illegal moves) and ``<out>/learning_curve.png``. Play a trained module
-with ``python -m scripts.tournament --agents random,heuristic,rllib:<out>`` (a run folder means its newest
+with ``python -m scripts.tournament --agents random,heuristic,rllib:unsafe:<out>`` (a run folder means its newest
 checkpoint). The run itself is :func:`baselines.learners.rllib.runs.train`; it starts a local Ray with
 ``--workers + 1`` CPUs unless one is running.
 
@@ -25,20 +25,38 @@ already holds one; ``--force`` replaces it.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
+from typing import ClassVar
 
 import torch
 
-from baselines.learners.rllib.runs import TrainResult, train
+from baselines.learners.rllib.runs import TrainResult, plan_training, train
 from baselines.learners.rllib.settings import RLlibSettings
 from baselines.settings import settings_from
-from scripts._args import parse_args
+from scripts._args import COUNT, FRACTION, Range, run_cli
 
 
 @dataclass
 class Args(RLlibSettings):
     """Train RLlib masked PPO with self-play on a boardenvs game; evaluate it periodically in the arena."""
+
+    LIMITS: ClassVar = {
+        **dict.fromkeys(("steps", "eval_every", "eval_games", "snapshot_every", "train_batch_size",
+                         "minibatch_size"), COUNT),
+        "workers": Range(0, 1024),
+        "envs_per_worker": Range(1, 1024),
+        "keep_checkpoints": Range(0, 10**6),
+        "snapshot_slots": Range(1, 1000),
+        "num_epochs": Range(1, 10**4),
+        "conv_channels": Range(1, 4096),
+        "hidden": Range(1, 65536),
+        "lr": Range(0.0, 10.0, open_low=True),
+        "gamma": FRACTION,
+        "gae_lambda": FRACTION,
+        "entropy_coeff": Range(0.0, 100.0),
+        "clip_param": Range(0.0, 100.0, open_low=True),
+        **dict.fromkeys(("vf_loss_coeff", "kl_coeff", "grad_clip"), Range(0.0, 1e6)),
+    }  # fmt: skip
 
 
 def main(args: Args) -> TrainResult:
@@ -51,7 +69,15 @@ def main(args: Args) -> TrainResult:
 
 def cli(argv: list[str] | None = None) -> TrainResult:
     """Entry point of ``python -m scripts.train_rllib``: train, then print the final evaluation."""
-    args = parse_args(Args, argv if argv is not None else sys.argv[1:], description=__doc__)
+    return run_cli(Args, argv, _run, description=__doc__, check=check_args)
+
+
+def check_args(args: Args) -> None:
+    """Every check of the run (:func:`~baselines.learners.rllib.runs.plan_training`) before Ray starts."""
+    plan_training(settings_from(args, RLlibSettings))
+
+
+def _run(args: Args) -> TrainResult:
     result = main(args)
     minutes = result.wall_seconds / 60
     print(

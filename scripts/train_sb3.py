@@ -13,8 +13,13 @@ games against each evaluation opponent; the results go to ``<out>/eval.csv`` (wi
 half, Wilson 95% interval, illegal moves) and ``<out>/learning_curve.png``, and the model to
 ``<out>/latest.zip`` (and to ``<out>/best.zip`` when its mean win rate is the best so far; measure that one
 again on fresh seeds). The trained model ends in ``<out>/model.zip`` with its JSON sidecar ``model.json``; play
-it with ``python -m scripts.tournament --agents random,heuristic,sb3:<out>/model.zip``. The run itself is
+it with ``python -m scripts.tournament --agents random,heuristic,sb3:<out>/model.pt``. The run itself is
 :func:`baselines.learners.sb3.runs.train`.
+
+Every model (``model``, ``latest``, ``best``, the self-play snapshots) is saved as its safe files ``<name>.pt`` (the
+policy's tensors) and ``<name>.json`` (its card, describing the network), which load without running code, and as
+SB3's ``<name>.zip``. Only ``--resume`` loads the zips, which SB3 unpickles (running any code in them): resume only
+runs you made.
 
 A run survives ``kill -9``: every file is written whole (temporary file, then rename). Rerun a killed command with
 ``--resume <out>`` (or ``--resume <out>/model.zip``) and it continues from the newest intact checkpoint with
@@ -24,19 +29,32 @@ A new run refuses an ``--out`` that already holds one; ``--force`` replaces it.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
 
 import torch
 
-from baselines.learners.sb3.runs import SB3Settings, TrainResult, train
+from baselines.learners.sb3.runs import SB3Settings, TrainResult, plan_training, run_folder, train
 from baselines.settings import settings_from
-from scripts._args import parse_args
+from scripts._args import COUNT, COUNT_OR_ZERO, FRACTION, OptionError, Range, run_cli
 
 
 @dataclass
 class Args(SB3Settings):
     """Train MaskablePPO or a masked DQN on a boardenvs game; evaluate it periodically in the arena."""
+
+    LIMITS: ClassVar = {
+        **dict.fromkeys(("steps", "eval_every", "eval_games", "teacher_steps", "teacher_epochs", "n_steps",
+                         "n_epochs", "buffer_size", "target_update_interval", "snapshot_every"), COUNT),
+        **dict.fromkeys(("batch_size", "learning_starts"), COUNT_OR_ZERO),
+        "n_envs": Range(1, 1024),
+        **dict.fromkeys(("gamma", "exploration_fraction", "exploration_final_eps", "snapshot_share",
+                         "latest_share"), FRACTION),
+        "learning_rate": Range(0.0, 10.0),
+        "ent_coef": Range(0.0, 100.0),
+        "shaping": Range(0.0, 1e6),
+    }  # fmt: skip
 
 
 def main(args: Args) -> TrainResult:
@@ -46,9 +64,24 @@ def main(args: Args) -> TrainResult:
     return train(settings)
 
 
+def check_args(args: Args) -> None:
+    """Every check of the run (:func:`~baselines.learners.sb3.runs.plan_training`) before anything is written,
+    and a ``--resume`` that names another folder than ``--out``."""
+    if args.resume and args.out and Path(args.out).resolve() != run_folder(args.resume).resolve():
+        raise OptionError(
+            "out",
+            f"--resume {args.resume!r} continues the run in {str(run_folder(args.resume))!r} and writes there, "
+            f"but --out names {args.out!r}: leave --out out, or resume the run in {args.out!r}",
+        )
+    plan_training(settings_from(args, SB3Settings))
+
+
 def cli(argv: list[str] | None = None) -> TrainResult:
     """Entry point of ``python -m scripts.train_sb3``: train, then print the final evaluation."""
-    args = parse_args(Args, argv if argv is not None else sys.argv[1:], description=__doc__)
+    return run_cli(Args, argv, _run, description=__doc__, check=check_args)
+
+
+def _run(args: Args) -> TrainResult:
     result = main(args)
     print(f"{args.game} {' '.join(args.config)} {args.algo}: {result.steps} steps in {result.wall_seconds:.0f} s")
     for row in result.final_eval:

@@ -15,14 +15,14 @@ from __future__ import annotations
 import csv
 import dataclasses
 import math
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
-from baselines.learners.tabular_q import QSettings, TabularQAgent, TrainingPoint, train
+from baselines.learners.tabular_q import SELF_PLAY, QSettings, TabularQAgent, TrainingPoint, train
 from baselines.settings import parse_config, settings_from
 from boardenvs.registry import make_game
-from scripts._args import parse_args
+from scripts._args import COUNT, COUNT_OR_ZERO, FRACTION, POSITIVE, Range, check_agents, check_game, run_cli
 
 
 @dataclass
@@ -63,6 +63,24 @@ class Args:
     """Output folder: table.npz, history.csv, learning_curve.png."""
     progress: bool = True
     """Show a tqdm progress bar."""
+
+    LIMITS: ClassVar = {
+        "episodes": COUNT,
+        "learning_rate": Range(0.0, 1.0, open_low=True),
+        **dict.fromkeys(("discount", "epsilon"), FRACTION),
+        "temperature": POSITIVE,
+        "initial_value": Range(-1e6, 1e6),
+        **dict.fromkeys(("eval_every", "eval_games"), COUNT_OR_ZERO),
+    }
+
+
+def check_args(args: Args) -> None:
+    """The game, its config, the learning settings and the agents, before any episode."""
+    check_game(args.game, args.config)
+    settings_from(args, QSettings)
+    if args.opponents != SELF_PLAY:
+        check_agents("opponents", [args.opponents], args.game)
+    check_agents("eval_opponent", [args.eval_opponent], args.game)
 
 
 def write_history(history: list[TrainingPoint], path: Path) -> None:
@@ -128,7 +146,10 @@ def main(args: Args) -> tuple[TabularQAgent, list[TrainingPoint]]:
 
 def cli(argv: list[str] | None = None) -> None:
     """Entry point of ``python -m scripts.train_tabular_q``."""
-    args = parse_args(Args, argv if argv is not None else sys.argv[1:], description=__doc__)
+    run_cli(Args, argv, _run, description=__doc__, check=check_args)
+
+
+def _run(args: Args) -> None:
     agent, history = main(args)
     last = history[-1]
     print(f"trained {args.episodes} episodes; {agent.table.num_states} states")

@@ -18,15 +18,26 @@ the space (``baselines/search/tuning.py``). Writes ``<out>/history.csv``, ``<out
 from __future__ import annotations
 
 import json
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
-from baselines.search.tuning import TuneOutcome, TuneSettings, tune
+from baselines.factory import make_agent
+from baselines.search.tuning import TuneOutcome, TuneSettings, search_space, tune
 from baselines.settings import parse_config, settings_from
 from boardenvs.registry import make_game
-from scripts._args import parse_args
+from scripts._args import (
+    COUNT,
+    COUNT_OR_ZERO,
+    WORKERS,
+    Range,
+    about,
+    check_agents,
+    check_backend_options,
+    check_game,
+    run_cli,
+)
 
 
 @dataclass(frozen=True)
@@ -39,6 +50,17 @@ class Args(TuneSettings):
     """Game config as key=value pairs; preset=<name> picks a registered preset."""
     out: str = "runs/ntbea"
     """Output folder (history.csv, fitness.png, best.json); empty to write nothing."""
+
+    LIMITS: ClassVar = {
+        "evaluations": COUNT,
+        "games_per_evaluation": COUNT,
+        "k": Range(0.0, 1e6),
+        "epsilon": Range(0.0, 1e6),
+        "neighbours": Range(1, 10**6),
+        "batch_size": Range(1, 10**4),
+        "workers": WORKERS,
+        "validate_games": COUNT_OR_ZERO,
+    }
 
 
 def main(args: Args) -> TuneOutcome:
@@ -71,9 +93,24 @@ def _write(outcome: TuneOutcome, args: Args, game_name: str) -> None:
     (out / "best.json").write_text(json.dumps(summary, indent=2, default=str))
 
 
+def check_args(args: Args) -> None:
+    """Refuse a bad game, config, agent, opponent or search space (a JSON file that is not JSON included) before
+    the first game; the budgets are checked by :class:`TuneSettings` itself."""
+    check_game(args.game, args.config)
+    check_backend_options(args.backend, args.ray_address)
+    check_agents("agent", [args.agent], args.game)
+    check_agents("opponent", [args.opponent], args.game)
+    with about("space"):
+        space = search_space(args.space, args.agent)
+        make_agent(args.agent, args.game, 0, {key: values[0] for key, values in space.items()})
+
+
 def cli(argv: list[str] | None = None) -> None:
     """Entry point of ``python -m scripts.tune_ntbea``: tune, then print the recommendation."""
-    args = parse_args(Args, argv if argv is not None else sys.argv[1:], description=__doc__)
+    run_cli(Args, argv, _run, description=__doc__, check=check_args)
+
+
+def _run(args: Args) -> None:
     started = time.perf_counter()
     outcome = main(args)
     print(f"{args.evaluations} evaluations in {time.perf_counter() - started:.1f} s, seed {args.seed}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -223,12 +224,16 @@ def test_the_script_refuses_an_existing_out_and_resumes_it(tmp_path, capsys) -> 
              "--fast-simulations", "1", "--channels", "4", "--blocks", "1", "--hidden", "8", "--batch-size", "8",
              "--eval-games", "0", "--out", str(tmp_path), "--no-progress"]  # fmt: skip
     train_alphazero.cli(flags)
-    with pytest.raises(FileExistsError, match="--force"):
+    with pytest.raises(SystemExit) as exit_info:
         train_alphazero.cli(flags)
+    assert exit_info.value.code == 2 and "--force" in capsys.readouterr().err
+    with pytest.raises(FileExistsError, match="--force"):
+        train_alphazero.cli([*flags, "--debug"])
     train_alphazero.cli([*flags, "--resume", "--iterations", "2"])
     assert "resuming" in capsys.readouterr().out and (tmp_path / "iteration_002.pt").is_file()
-    with pytest.raises(ValueError, match="search must be one of"):
+    with pytest.raises(SystemExit):
         train_alphazero.cli([*flags, "--force", "--search", "mtcs"])
+    assert "error: --search: must be one of" in capsys.readouterr().err
 
 
 # -- shipped networks ----------------------------------------------------------------------------------------
@@ -271,10 +276,13 @@ def test_the_comparison_script_plots_runs_side_by_side_and_names_a_missing_histo
     png = tmp_path / "compare.png"
     compare_alphazero.cli(["--runs", f"gumbel={tmp_path / 'a'}", f"puct={tmp_path / 'b'}", "--png", str(png)])
     assert png.stat().st_size > 0 and "gumbel" in capsys.readouterr().out
-    with pytest.raises(FileNotFoundError, match="history.csv"):
-        compare_alphazero.cli(["--runs", f"x={tmp_path / 'missing'}", "--png", str(png)])
-    with pytest.raises(ValueError, match="no column 'vs_greedy'"):
-        compare_alphazero.cli(["--runs", f"a={tmp_path / 'a'}", "--opponent", "greedy", "--png", str(png)])
+    for argv, message in (
+        (["--runs", f"x={tmp_path / 'missing'}"], "error: --runs: '"),
+        (["--runs", f"a={tmp_path / 'a'}", "--opponent", "greedy"], "--opponent: run 'a' has no column 'vs_greedy'"),
+    ):
+        with pytest.raises(SystemExit):
+            compare_alphazero.cli([*argv, "--png", str(png)])
+        assert message in capsys.readouterr().err
 
 
 def test_the_ship_script_copies_a_checkpoint_into_a_models_folder_and_refuses_a_missing_command(tmp_path) -> None:
@@ -284,3 +292,116 @@ def test_the_ship_script_copies_a_checkpoint_into_a_models_folder_and_refuses_a_
         ship_alphazero.main(ship_alphazero.Args(checkpoint="x.pt", command="train it"))
     with pytest.raises(ValueError, match="--checkpoint is required"):
         ship_alphazero.main(ship_alphazero.Args())
+
+
+# -- resuming a run stopped before its first state.pt; damaged state --------------------------------------------
+ONE_ITERATION = AlphaZeroSettings(**{**SETTINGS.__dict__, "iterations": 1})
+
+
+class Stop(Exception):
+    """Raised from ``on_stage`` to stop a trainer where a kill would (every file written so far is whole)."""
+
+
+def stop_at(stage: str, iteration: int):
+    def on_stage(current: str, number: int) -> None:
+        if (current, number) == (stage, iteration):
+            raise Stop
+
+    return on_stage
+
+
+@pytest.mark.parametrize("stage", ["train", "eval"])
+def test_a_run_stopped_before_its_first_state_resumes_from_the_start_to_an_uninterrupted_runs_network(
+    tmp_path, stage: str
+) -> None:
+    """At ``train`` the folder holds the first replay file; at ``eval`` also ``best.pt`` and ``iteration_001.pt``."""
+    torch.set_num_threads(1)
+    whole = AlphaZeroTrainer("toy_tictactoe", {}, ONE_ITERATION, tmp_path / "whole", progress=False)
+    whole.run()
+    stopped = tmp_path / "stopped"
+    with pytest.raises(Stop):
+        AlphaZeroTrainer("toy_tictactoe", {}, ONE_ITERATION, stopped, progress=False, on_stage=stop_at(stage, 1)).run()
+    assert (stopped / "replay" / "iteration_001.npz").is_file() and not (stopped / "state.pt").exists()
+    with pytest.raises(FileExistsError, match="--resume"):
+        AlphaZeroTrainer("toy_tictactoe", {}, ONE_ITERATION, stopped, progress=False)
+    resumed = AlphaZeroTrainer("toy_tictactoe", {}, ONE_ITERATION, stopped, progress=False, resume=True)
+    assert resumed.restarted and resumed.completed == 0 and not (stopped / "replay").exists()
+    history = resumed.run()
+    assert [row["policy_loss"] for row in history] == [row["policy_loss"] for row in whole.history]
+    assert all(torch.equal(a, b) for a, b in zip(weights(stopped / "best.pt"), weights(tmp_path / "whole" / "best.pt")))
+
+
+def test_the_script_says_a_run_stopped_before_its_first_state_starts_again(tmp_path, capsys) -> None:
+    (tmp_path / "replay").mkdir()
+    (tmp_path / "replay" / "iteration_001.npz").write_bytes(b"a replay file of the stopped iteration")
+    (tmp_path / "replay" / ".iteration_001.4242.tmp.npz").write_bytes(b"half of one, its writer killed")
+    args = train_alphazero.Args(
+        game="toy_tictactoe", iterations=1, games=1, simulations=3, fast_simulations=1, channels=4, blocks=1,
+        hidden=8, batch_size=8, eval_games=0, out=str(tmp_path), progress=False, resume=True,
+    )  # fmt: skip
+    train_alphazero.main(args)
+    assert "stopped before its first iteration finished, so it starts again" in capsys.readouterr().out
+    assert (tmp_path / "state.pt").is_file() and not list(tmp_path.rglob("*.tmp*"))
+
+
+@pytest.fixture(scope="module")
+def finished_run(tmp_path_factory) -> Path:
+    """A finished run of ``SETTINGS`` (trained once for the tests that damage a copy of it)."""
+    out = tmp_path_factory.mktemp("finished") / "run"
+    AlphaZeroTrainer("toy_tictactoe", {}, SETTINGS, out, progress=False).run()
+    return out
+
+
+def test_a_missing_state_with_files_of_later_iterations_is_refused_and_nothing_is_deleted(
+    tmp_path, finished_run
+) -> None:
+    tmp_path = Path(shutil.copytree(finished_run, tmp_path / "run"))
+    (tmp_path / "state.pt").unlink()
+    before = sorted(path.name for path in tmp_path.rglob("*"))
+    with pytest.raises(ValueError, match=r"state.pt' is missing but the run has files of later iterations \(.*"
+                       r"iteration_002.pt.*\): its state is lost; pass force=True \(--force\)"):  # fmt: skip
+        AlphaZeroTrainer("toy_tictactoe", {}, SETTINGS, tmp_path, progress=False, resume=True)
+    assert sorted(path.name for path in tmp_path.rglob("*")) == before
+
+
+def tampered_state(state: dict, change: str) -> None:
+    if change == "nan-weight":
+        next(iter(state["net"].values())).view(-1)[0] = float("nan")
+    elif change == "weight-shape":
+        key = next(iter(state["best"]))
+        state["best"][key] = torch.zeros(3)
+    elif change == "history-renumbered":
+        state["history"][1]["iteration"] = 5
+    elif change == "history-nan":
+        state["history"][0]["policy_loss"] = float("nan")
+    elif change == "iteration":
+        state["iteration"] = 2
+    elif change == "replay-window":
+        state["replay"] = [3, 3]
+    elif change == "no-optimizer":
+        del state["optimizer"]
+    elif change == "optimizer-nan":
+        exp_avg = next(iter(state["optimizer"]["state"].values()))["exp_avg"]
+        exp_avg.view(-1)[0] = float("inf")
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ("nan-weight", "training network's weights hold a value that is not finite"),
+        ("weight-shape", "best network's weights do not fit the network"),
+        ("history-renumbered", "history row 2: not the row of iteration 2"),
+        ("history-nan", "history row 1: 'policy_loss' is nan, not a finite number"),
+        ("iteration", "its 'iteration' is 2 but its history holds 3 iterations"),
+        ("replay-window", r"its 'replay' must list distinct iterations 0..3, got \[3, 3\]"),
+        ("no-optimizer", "it has no 'optimizer'"),
+        ("optimizer-nan", "optimizer state hold a value that is not finite"),
+    ],
+)
+def test_a_tampered_state_is_refused_naming_the_file(tmp_path, finished_run, change: str, message: str) -> None:
+    tmp_path = Path(shutil.copytree(finished_run, tmp_path / "run"))
+    state = torch.load(tmp_path / "state.pt", weights_only=True)
+    tampered_state(state, change)
+    torch.save(state, tmp_path / "state.pt")
+    with pytest.raises(ValueError, match=rf"state.pt'.*{message}"):
+        AlphaZeroTrainer("toy_tictactoe", {}, SETTINGS, tmp_path, progress=False, resume=True)

@@ -242,3 +242,82 @@ def test_script_writes_its_files_and_a_resumed_run_equals_a_straight_one(tmp_pat
     assert (tmp_path / "b" / "evolution.png").exists() and load_network(tmp_path / "x.json") == straight
     with pytest.raises(FileExistsError, match="--resume"):
         evolve_gravwell.main(args(tmp_path / "a", 4))
+
+
+# -- a run's files: a damaged history, resuming ---------------------------------------------------------------
+HISTORY = """generation,runs,score,wins,mean_tile,nodes,child_won
+0,2,2.3333333333333335,2.0,18.0,0,False
+1,4,1.4907407407407407,1.0,26.5,0,False
+"""
+
+
+HISTORY_DAMAGE = {
+    "header": ("generation,runs", "generation,games", r"line 1: damaged header \(the header must be generation,"),
+    "not-a-number": ("0,2,2.33", "0,two,2.33", r"line 2: damaged row \(column 2 \('runs'\) is 'two', not an int"),
+    "nan": ("26.5", "nan", r"line 3: damaged row \(column 5 \('mean_tile'\) is 'nan', not a finite number"),
+    "inf": ("26.5", "inf", r"line 3: damaged row \(column 5 \('mean_tile'\) is 'inf'"),
+    "extra-cell": (",False\n1", ",False,7\n1", r"line 2: damaged row \(8 cells, the header has 7 columns"),
+    "missing-cells": (",0,False\n1", "\n1", r"line 2: damaged row \(5 cells"),
+    "cut-last-line": ("26.5,0,False\n", "26.5,0,F", r"line 3: damaged row \(cut short: no newline"),
+    "blank-line": ("26.5,0,False\n", "26.5,0,False\n\n", r"line 4: damaged row \(1 cells"),
+    "renumbered": ("1,4,1.49", "2,4,1.49", r"line 3: damaged row \(column 1 \('generation'\) is 2, but this row"),
+    "flag": ("0,False\n1", "0,false\n1", r"line 2: damaged row \(column 7 \('child_won'\) is 'false', not True"),
+    "score": ("2.3333333333333335", "2.5", r"line 2: damaged row \(column 3 \('score'\) is 2.5, but wins"),
+    "wins-over-runs": ("0,2,2.3333333333333335", "0,1,2.3333333333333335", r"line 2: damaged row \(.*more than"),
+    "not-utf8": ("18.0", "\xe9", r"line 2: damaged row \(bytes that are not UTF-8"),
+    "empty": (HISTORY, "", r"line 1: damaged header"),
+}
+
+
+@pytest.mark.parametrize("kind", list(HISTORY_DAMAGE))
+def test_a_damaged_history_is_an_error_naming_file_line_and_column(tmp_path: Path, kind: str) -> None:
+    from baselines.games.gravwell.neuroevolution import read_history
+
+    old, new, where = HISTORY_DAMAGE[kind]
+    path = tmp_path / "history.csv"
+    path.write_text(HISTORY)
+    assert [row.generation for row in read_history(path)] == [0, 1]
+    assert old in HISTORY
+    path.write_bytes(HISTORY.replace(old, new).encode("latin-1"))
+    with pytest.raises(ValueError, match=rf"history.csv' {where}"):
+        read_history(path)
+
+
+def evolve_args(out: Path, generations: int, **changes) -> evolve_gravwell.Args:
+    fields = {"start_runs": 2, "children": 1, "num_players": 2, "seed": 1, "progress": False, **changes}
+    return evolve_gravwell.Args(generations=generations, out=str(out), **fields)
+
+
+def test_resume_without_a_run_says_there_is_nothing_to_resume_and_creates_nothing(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match=r"no run to resume in .*nowhere', nothing to continue .*without --re"):
+        evolve_gravwell.main(evolve_args(tmp_path / "nowhere", 2, resume=True))
+    assert not (tmp_path / "nowhere").exists()
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(FileNotFoundError, match="nothing to continue"):
+        evolve_gravwell.main(evolve_args(tmp_path / "empty", 2, resume=True))
+
+
+def test_a_run_killed_between_its_history_and_its_network_resumes_to_the_straight_run(tmp_path: Path) -> None:
+    straight, straight_history = evolve_gravwell.main(evolve_args(tmp_path / "straight", 3))
+    killed = tmp_path / "killed"
+    evolve_gravwell.main(evolve_args(killed, 2))
+    network_after_two = (killed / "network.json").read_bytes()
+    evolve_gravwell.main(evolve_args(killed, 3, resume=True))
+    (killed / "network.json").write_bytes(network_after_two)  # the kill: generation 2's row written, not its network
+    network, history = evolve_gravwell.main(evolve_args(killed, 3, resume=True))
+    assert network == straight and history == straight_history
+    assert (killed / "history.csv").read_text() == (tmp_path / "straight" / "history.csv").read_text()
+
+
+def test_resume_refuses_other_settings_a_changed_history_and_files_of_two_runs(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    evolve_gravwell.main(evolve_args(out, 2))
+    with pytest.raises(ValueError, match=r"settings \['seed'\] differ from the run's in .*network.json"):
+        evolve_gravwell.main(evolve_args(out, 3, resume=True, seed=2))
+    text = (out / "history.csv").read_text()
+    (out / "history.csv").write_text(text.replace(",False\n", ",True\n", 1))  # a valid row, but not the run's
+    with pytest.raises(ValueError, match=r"history.csv' is not the history .*network.json' was saved with"):
+        evolve_gravwell.main(evolve_args(out, 3, resume=True))
+    (out / "history.csv").write_text("".join(text.splitlines(keepends=True)[:2]))  # one generation of two
+    with pytest.raises(ValueError, match=r"network.json' was saved after generation 2 but .*history.csv' records 1"):
+        evolve_gravwell.main(evolve_args(out, 3, resume=True))

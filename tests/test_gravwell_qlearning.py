@@ -173,8 +173,13 @@ def test_json_table_round_trip_and_shape_check(tmp_path: Path) -> None:
     np.testing.assert_allclose(other.q_stop, agent.q_stop, atol=1e-4)
     broken = json.loads(path.read_text())
     broken["settings"]["representation"] = 144
+    with pytest.raises(ValueError, match="broken.json: the content does not match its digest"):
+        other.load_json(json.dumps(broken), "broken.json")
+    del broken["sha256"]  # a table written before digests: read unchecked, but its shapes still are
     with pytest.raises(ValueError, match="table shapes"):
         other.load_json(json.dumps(broken), "broken.json")
+    with pytest.raises(ValueError, match="has no digest"):
+        other.load_json(json.dumps(broken), "broken.json", require_digest=True)
 
 
 @pytest.mark.parametrize("inert", [False, True])

@@ -128,13 +128,15 @@ def test_script_plays_a_new_game_and_writes_both_files(tmp_path):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        ([], "source: name a JSON replay"),
-        (["nowhere.json"], "no file"),
-        (["--new", "quoridor", "--agents", "random"], "2 seats, got 1"),
-        (["--new", "chess"], "game: "),
+        ([], "error: --source: name a JSON replay"),
+        (["nowhere.json"], "error: --source: no file"),
+        (["--new", "quoridor", "--agents", "random"], "error: --agents: quoridor has 2 seats, got 1"),
+        (["--new", "chess"], "error: --new: unknown game 'chess'"),
     ],
 )
 def test_script_errors_name_the_argument(argv, message, capsys, tmp_path):
     with pytest.raises(SystemExit) as exit_info:
         replay_script.cli([*argv, "--out", str(tmp_path / "x.html")])
-    assert message in str(exit_info.value)
+    errors = capsys.readouterr().err
+    assert exit_info.value.code == 2 and message in errors and "Traceback" not in errors
+    assert not (tmp_path / "x.html").exists()

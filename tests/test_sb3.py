@@ -27,6 +27,7 @@ from baselines.learners.sb3.policies import (  # noqa: E402
     PlanesExtractor,
     VectorExtractor,
 )
+from baselines.learners.sb3.safe import weights_path  # noqa: E402
 from baselines.learners.sb3.selfplay import SnapshotCallback, list_snapshots, snapshot_path  # noqa: E402
 from baselines.learners.sb3.training import IllegalActionCounter, OpponentMix, make_training_env, make_vec_env  # noqa: E402
 from boardenvs.registry import list_games, make_game  # noqa: E402
@@ -244,12 +245,12 @@ def test_make_agent_builds_sb3_agents_by_path(saved_models: dict[str, Path]) -> 
         make_agent("no_such_agent", "quoridor")
 
 
-def test_models_without_sidecar_load_with_the_right_class(saved_models: dict[str, Path], tmp_path) -> None:
+def test_trusted_zips_without_sidecar_load_with_the_right_class(saved_models: dict[str, Path], tmp_path) -> None:
     for algo, path in saved_models.items():
         copy = tmp_path / f"{algo}.zip"
         copy.write_bytes(path.read_bytes())
         assert not sidecar_path(copy).exists()
-        model, card = load_model(copy, small_game("quoridor"))
+        model, card = load_model(copy, small_game("quoridor"), trusted=True)
         assert isinstance(model, MaskablePPO if algo == "ppo" else MaskedDQN) and card.algo == algo
         assert card.steps == model.num_timesteps > 0
 
@@ -276,14 +277,14 @@ def test_stochastic_agents_are_legal_and_reproducible(saved_models: dict[str, Pa
 # -- self-play ------------------------------------------------------------------------------------
 @pytest.fixture()
 def snapshot_dir(saved_models: dict[str, Path], tmp_path) -> Path:
-    """A directory with two snapshots (steps 100 and 200) of the PPO model."""
+    """A directory with two snapshots (steps 100 and 200) of the PPO model (zip, sidecar and weights)."""
     directory = tmp_path / "snapshots"
     directory.mkdir()
     source = saved_models["ppo"]
     for steps in (100, 200):
         target = snapshot_path(directory, steps)
-        target.write_bytes(source.read_bytes())
-        sidecar_path(target).write_bytes(sidecar_path(source).read_bytes())
+        for file_of in (Path, sidecar_path, weights_path):
+            file_of(target).write_bytes(file_of(source).read_bytes())
     return directory
 
 
@@ -312,7 +313,7 @@ def test_pool_picks_up_new_snapshot_files(saved_models: dict[str, Path], tmp_pat
     directory = tmp_path / "snapshots"
     pool = SnapshotPool("quoridor", directory, scripted=(), seed=0, latest_share=1.0)
     assert drawn_labels(pool, seed=0, count=3) == ["random"] * 3  # nothing saved yet: plays randomly
-    model, _ = load_model(saved_models["ppo"])
+    model, _ = load_model(saved_models["ppo"], trusted=True)
     save_model(model, snapshot_path(directory, 300), small_game("quoridor"))
     assert drawn_labels(pool, seed=0, count=2) == ["snapshot_000000000300.zip"] * 2
     save_model(model, snapshot_path(directory, 400), small_game("quoridor"))

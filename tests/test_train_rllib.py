@@ -110,7 +110,7 @@ def test_the_newest_snapshot_slot_holds_the_learner_and_the_older_one_does_not(t
 
 def test_the_checkpoint_plays_only_legal_moves_as_an_arena_agent(trained_run: Any) -> None:
     game = make_game("quoridor", board_size=3)
-    agent = make_agent(f"rllib:{trained_run.out}", "quoridor")
+    agent = make_agent(f"rllib:unsafe:{trained_run.out}", "quoridor")
     assert isinstance(agent, RLlibAgent) and agent.card.steps == trained_run.steps
     opponent = make_agent("random", "quoridor")
     for seed in range(6):
@@ -118,13 +118,13 @@ def test_the_checkpoint_plays_only_legal_moves_as_an_arena_agent(trained_run: An
         assert record.plies > 0
     assert agent.illegal_predictions == 0
     with pytest.raises(ValueError, match="trained on 'quoridor', not 'splendor'"):
-        make_agent(f"rllib:{trained_run.checkpoint}", "splendor")
+        make_agent(f"rllib:unsafe:{trained_run.checkpoint}", "splendor")
     with pytest.raises(FileNotFoundError, match="no RLlib checkpoint"):
-        make_agent(f"rllib:{trained_run.out}/nowhere", "quoridor")
+        make_agent(f"rllib:unsafe:{trained_run.out}/nowhere", "quoridor")
 
 
 def test_another_board_size_is_refused_by_the_agent(trained_run: Any) -> None:
-    agent = make_agent(f"rllib:{trained_run.checkpoint}", "quoridor")
+    agent = make_agent(f"rllib:unsafe:{trained_run.checkpoint}", "quoridor")
     game = make_game("quoridor", board_size=5)
     with pytest.raises(ValueError, match=r"shape \(10, 3, 3\) with 18 actions"):
         agent.act(game, game.initial_state(np.random.default_rng(0)), 0)

@@ -20,7 +20,7 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
-from baselines.learners.sb3.agent import CARD_IN_ZIP  # noqa: E402
+from baselines.learners.sb3.agent import CARD_IN_ZIP, SB3Agent, model_steps  # noqa: E402
 from baselines.learners.sb3.runs import SB3Settings, find_checkpoint, plan_training, read_checkpoint  # noqa: E402
 from baselines.settings import settings_from  # noqa: E402
 from scripts.train_sb3 import Args, cli, main  # noqa: E402
@@ -222,12 +222,13 @@ def test_a_run_killed_at_a_random_point_resumes_to_one_history_and_its_full_step
     if killed == "continued":  # the case: rerunning a killed --resume run mixed two runs in eval.csv
         cli(countdown_flags(out, 256))
     evaluations = steps // 128
-    # renames: eval.csv, plot, latest.zip, latest.json per evaluation, best.zip and best.json too on a new run's
-    # first (at step 0; later ones only when it improves), model.zip and model.json at the end. Kill points: from
-    # just after the first latest.zip (a new run's first checkpoint) to just before model.zip (after it, the run
-    # is finished, and --resume would add --steps more)
-    first = 4 if killed == "new" else 1
-    last = 4 * evaluations + (6 if killed == "new" else 0) + 1
+    # renames: eval.csv, plot, then latest.pt, latest.json and latest.zip (a model's safe files, then its zip) per
+    # evaluation, best.pt, best.json and best.zip too on a new run's first (at step 0; later ones only when it
+    # improves), model.pt, model.json and model.zip at the end. Kill points: from just after the first latest.zip
+    # (a new run's first checkpoint) to just before model.zip (after it, the run is finished, and --resume would
+    # add --steps more)
+    first = 6 if killed == "new" else 1
+    last = 5 * evaluations + (11 if killed == "new" else 3)
     kill_at, when = random_kill_point(random.Random(), first, last)
     extra = ["--resume", str(out)] if killed == "continued" else []
     flags = countdown_flags(out, steps) + extra
@@ -237,7 +238,7 @@ def test_a_run_killed_at_a_random_point_resumes_to_one_history_and_its_full_step
     if killed == "new":
         before = (out / "eval.csv").read_bytes()
         with pytest.raises(FileExistsError, match=r"already holds a run.*--resume.*--force"):
-            cli(countdown_flags(out, steps))  # rerunning the fresh command must not delete the killed run
+            cli([*countdown_flags(out, steps), "--debug"])  # rerunning the fresh command must not delete the killed run
         assert (out / "eval.csv").read_bytes() == before
     result = cli(countdown_flags(out, steps) + ["--resume", str(out)])
     final = steps + (256 if killed == "continued" else 0)
@@ -246,6 +247,8 @@ def test_a_run_killed_at_a_random_point_resumes_to_one_history_and_its_full_step
     assert result.steps == final and json.loads((out / "model.json").read_text())["steps"] == final
     assert json.loads((out / "best.json").read_text())["steps"] in logged
     assert not [path.name for path in out.rglob("*") if ".tmp" in path.name]
+    for name in ("model", "latest", "best"):  # each zip's safe files are whole and of its step (resume rewrites them)
+        assert SB3Agent.load(out / f"{name}.pt").card.steps == model_steps(out / f"{name}.zip"), (kill_at, when, name)
 
 
 def copied_run(trained_run: Any, out: Path) -> Path:

@@ -18,16 +18,14 @@ Example:
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from baselines.arena.log import read_log
+from baselines.arena.log import game_of_header, read_log
 from baselines.arena.match import GameRecord
 from boardenvs.core import Game
-from boardenvs.registry import list_games, make_game
 from boardenvs.replay import Replay, record_replay
 
 
@@ -41,25 +39,16 @@ def replay_from_record(game: Game, record: GameRecord, meta: dict[str, Any] | No
 
 
 def game_from_repr(text: str) -> Game:
-    """The game a tournament log's header names as ``repr(game)``, read as data (no code runs).
+    """The game a tournament log's header names as ``repr(game)``, read as data (no code runs); see
+    :func:`baselines.arena.log.game_of_header`.
 
     Raises:
         ValueError: ``text`` is not ``GameClass(ConfigClass(field=literal, ...))`` of a boardenvs game.
     """
     try:
-        call = ast.parse(text, mode="eval").body
-        inner = call.args[0] if isinstance(call, ast.Call) and len(call.args) == 1 else None
-        if not isinstance(inner, ast.Call) or call.keywords or inner.args:
-            raise ValueError("not GameClass(ConfigClass(...))")
-        config = {keyword.arg: ast.literal_eval(keyword.value) for keyword in inner.keywords}
-        class_name = call.func.id  # type: ignore[attr-defined]
-    except (SyntaxError, ValueError, AttributeError) as error:
+        return game_of_header(text)
+    except TypeError as error:
         raise ValueError(f"cannot read the game {text[:80]!r} of a tournament log: {error}") from None
-    for name in list_games():
-        game = make_game(name)
-        if type(game).__name__ == class_name:
-            return make_game(name, **config)
-    raise ValueError(f"the tournament log's game class {class_name!r} is not a boardenvs game")
 
 
 def log_replay(path: str | Path, index: int | None = None) -> Replay:

@@ -121,7 +121,7 @@ def _open_log(
         "seed": seed,
         "games_per_pairing": games_per_pairing,
     }
-    return TournamentLog.open(log_path, header, schedule)
+    return TournamentLog.open(log_path, header, schedule, game)
 
 
 def _play_all(

@@ -32,10 +32,16 @@ from typing import Any
 import numpy as np
 
 from baselines.agent import Agent, BaseAgent, SeedLike
-from baselines.learners.tabular_q import _opponent_seats, game_identity, greedy_action, seat_outcome
+from baselines.learners.tabular_q import (
+    _opponent_seats,
+    game_identity,
+    game_identity_problem,
+    greedy_action,
+    seat_outcome,
+)
 from baselines.params import choice_param, float_param, int_param
 from baselines.progress import progress_bar
-from baselines.runs import atomic_write
+from baselines.runs import atomic_write, zip_problem
 from boardenvs.core import Game, check_int
 
 FORMAT = "qlnn"
@@ -178,20 +184,72 @@ class QNetwork:
 
     @classmethod
     def load(cls, path: str | Path) -> QNetwork:
-        """A network written by :meth:`save`; ``FileNotFoundError`` if missing, ``ValueError`` if not one."""
+        """A network written by :meth:`save`, checked before it is trusted: the archive's CRCs, the metadata, the
+        settings, and weights that are finite and of the shapes the settings and game give.
+
+        Raises:
+            FileNotFoundError: no file at ``path``.
+            ValueError: not such a network, or a damaged one (the message names the file and what is wrong).
+        """
         path = Path(path)
         if not path.exists():
             raise FileNotFoundError(f"qlnn: no weights file {str(path)!r}")
+        label = f"qlnn: {str(path)!r}"
+        payload = _read_payload(path, label)
         try:
-            payload = _torch().load(path, weights_only=True)
-            if payload.get("format") != FORMAT or payload.get("format_version") != FORMAT_VERSION:
-                raise ValueError(f"format {payload.get('format')!r} v{payload.get('format_version')}")
             settings = QLNNSettings(**{**payload["settings"], "hidden": tuple(payload["settings"]["hidden"])})
-            network = cls(payload["game"], settings, training=payload.get("training"))
-            network.module.load_state_dict(payload["state_dict"])
-        except Exception as error:  # noqa: BLE001 - any unreadable file is reported the same way
-            raise ValueError(f"qlnn: {str(path)!r} is not a network written by QNetwork.save: {error}") from None
-        return network
+        except (KeyError, TypeError, ValueError) as error:
+            raise ValueError(f"{label} has bad settings: {error}") from None
+        game = payload["game"]
+        inputs, outputs = math.prod(game["observation_shape"]), game["num_actions"]
+        module = _checked_module(lambda: build_network(inputs, outputs, settings), payload["state_dict"], label)
+        return cls(game, settings, module, payload["training"])
+
+
+def _read_payload(path: Path, label: str) -> dict[str, Any]:
+    """The checked top level of a saved network: format, game identity, settings, training and weights."""
+    problem = zip_problem(path)
+    if problem:
+        raise ValueError(f"{label} is not a network written by QNetwork.save: {problem}")
+    try:
+        payload = _torch().load(path, map_location="cpu", weights_only=True)
+    except Exception as error:  # noqa: BLE001 - any unreadable file is reported the same way
+        raise ValueError(f"{label} is not a network written by QNetwork.save: {error}") from None
+    found = (payload.get("format"), payload.get("format_version")) if isinstance(payload, dict) else (None, None)
+    if found != (FORMAT, FORMAT_VERSION):
+        raise ValueError(f"{label} is not a network written by QNetwork.save: format {found[0]!r} v{found[1]}")
+    problem = game_identity_problem(payload.get("game"))
+    for name in ("settings", "training", "state_dict"):
+        if not isinstance(payload.get(name), dict):
+            problem = problem or f"it has no {name!r} object"
+    if problem:
+        raise ValueError(f"{label} is not a valid qlnn network: {problem}")
+    return payload
+
+
+def _checked_module(build: Any, weights: dict[str, Any], label: str) -> Any:
+    """``build()`` with ``weights`` loaded, after checking (on torch's ``meta`` device, no memory) that the weights
+    are finite tensors of the names and shapes it has: a tampered size cannot ask for a huge network."""
+    torch = _torch()
+    if not all(isinstance(tensor, torch.Tensor) for tensor in weights.values()):
+        raise ValueError(f"{label}: its weights are not all tensors")
+    try:
+        with torch.device("meta"):
+            expected = {name: tuple(tensor.shape) for name, tensor in build().state_dict().items()}
+    except (TypeError, ValueError, RuntimeError, OverflowError) as error:
+        raise ValueError(f"{label}: the network its settings give cannot be built: {str(error)[:200]}") from None
+    given = {name: tuple(tensor.shape) for name, tensor in weights.items()}
+    if given != expected:
+        first = sorted(name for name in expected.keys() | given.keys() if expected.get(name) != given.get(name))[0]
+        raise ValueError(
+            f"{label}: its weights do not fit the network its settings give ({first!r} is "
+            f"{given.get(first, 'missing')}, the network's is {expected.get(first, 'absent')})"
+        )
+    if not all(bool(torch.isfinite(tensor).all()) for tensor in weights.values()):
+        raise ValueError(f"{label}: its weights hold NaN or an infinity")
+    module = build()
+    module.load_state_dict(weights)
+    return module
 
 
 def shipped_network(game: Game) -> QNetwork:

@@ -36,6 +36,7 @@ import numpy as np
 from baselines.agent import Agent, BaseAgent, SeedLike
 from baselines.params import choice_param, float_param
 from baselines.progress import progress_bar
+from baselines.runs import zip_problem
 from boardenvs.core import Game, check_int
 
 EXPLORATIONS = ("epsilon", "boltzmann")
@@ -206,20 +207,87 @@ class QTable:
 
     @classmethod
     def load(cls, path: str | Path) -> QTable:
-        """A table written by :meth:`save`; ``FileNotFoundError`` if missing, ``ValueError`` if not a table."""
+        """A table written by :meth:`save`, checked before it is trusted: the archive's CRCs, the metadata's fields
+        and types, the arrays' shapes against the game it names, finite values and distinct keys.
+
+        Raises:
+            FileNotFoundError: no file at ``path``.
+            ValueError: not a table, or a damaged one (the message names the file and what is wrong).
+        """
         path = Path(path)
         if not path.exists():
             raise FileNotFoundError(f"table: no file {str(path)!r}")
+        meta, keys, values = _read_table_arrays(path)
+        problem = _metadata_problem(meta) or _arrays_problem(meta["game"], keys, values)
+        if problem:
+            raise ValueError(f"table: {str(path)!r} is not a valid tabular Q file: {problem}")
         try:
-            with np.load(path, allow_pickle=False) as data:
-                meta = json.loads(str(data["meta"]))
-                keys, values = data["keys"], data["values"]
-        except (OSError, KeyError, ValueError) as error:
-            raise ValueError(f"table: {str(path)!r} is not a tabular Q file written by QTable.save: {error}") from None
-        if meta.get("format") != FORMAT or meta.get("format_version") != FORMAT_VERSION:
-            raise ValueError(f"table: {str(path)!r} has format {meta.get('format')!r} v{meta.get('format_version')}")
+            settings = QSettings(**meta["settings"])
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"table: {str(path)!r} has bad settings: {error}") from None
         rows = {key.tobytes(): row.copy() for key, row in zip(keys, values)}
-        return cls(meta["game"], QSettings(**meta["settings"]), rows, meta.get("training"))
+        return cls(meta["game"], settings, rows, meta["training"])
+
+
+def _read_table_arrays(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray]:
+    """The metadata, keys and values of a table file (``ValueError`` naming it if they cannot be read)."""
+    problem = zip_problem(path)
+    if problem:
+        raise ValueError(f"table: {str(path)!r} is not a tabular Q file written by QTable.save: {problem}")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            meta = json.loads(str(data["meta"][()]))
+            keys, values = data["keys"], data["values"]
+    except Exception as error:  # noqa: BLE001 - numpy and zipfile raise many types for damaged archives
+        raise ValueError(f"table: {str(path)!r} is not a tabular Q file written by QTable.save: {error}") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("format_version") != FORMAT_VERSION:
+        found = (meta.get("format"), meta.get("format_version")) if isinstance(meta, dict) else (None, None)
+        raise ValueError(f"table: {str(path)!r} has format {found[0]!r} v{found[1]}, not {FORMAT!r} v{FORMAT_VERSION}")
+    return meta, keys, values
+
+
+def _metadata_problem(meta: dict[str, Any]) -> str | None:
+    for name in ("game", "settings", "training"):
+        if not isinstance(meta.get(name), dict):
+            return f"its metadata has no {name!r} object"
+    return game_identity_problem(meta["game"])
+
+
+def game_identity_problem(game: Any) -> str | None:
+    """What is wrong with a game identity read from a file (:func:`game_identity`'s form), or ``None``."""
+    if not isinstance(game, dict) or not isinstance(game.get("name"), str) or not isinstance(game.get("config"), dict):
+        return "its game has no name or config"
+    if not _is_positive_int(game.get("num_actions")) or not _is_int(game.get("version")):
+        return "its game's num_actions or version is not an integer (num_actions >= 1)"
+    shape = game.get("observation_shape")
+    if not isinstance(shape, list) or not shape or not all(map(_is_positive_int, shape)):
+        return f"its game's observation_shape {shape!r} is not a list of sizes"
+    return None
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_positive_int(value: Any) -> bool:
+    return _is_int(value) and value >= 1
+
+
+def _arrays_problem(game: dict[str, Any], keys: np.ndarray, values: np.ndarray) -> str | None:
+    key_size = math.prod(game["observation_shape"]) * 4
+    if keys.dtype != np.uint8 or keys.ndim != 2 or keys.shape[1] != key_size:
+        return f"its keys must be uint8 rows of {key_size} bytes, got {keys.dtype} {keys.shape}"
+    expected = (len(keys), game["num_actions"])
+    if values.dtype != np.float64 or values.shape != expected:
+        return f"its values must be float64 of shape {expected}, got {values.dtype} {values.shape}"
+    if not np.isfinite(values).all():
+        return "its values hold NaN or an infinity"
+    observations = keys.view(np.float32)
+    if not np.isfinite(observations).all() or np.signbit(observations[observations == 0]).any():
+        return "its keys are not observations (a key holds NaN, an infinity or -0)"
+    if len(np.unique(keys, axis=0)) != len(keys):
+        return "a state key appears twice"
+    return None
 
 
 # -- choosing actions -----------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from baselines.agent import BaseAgent, SeedLike
+from baselines.agent import MAX_COUNT, MAX_DEPTH, MAX_SECONDS, BaseAgent, SeedLike
 from baselines.params import choice_param, float_param, int_param
 from baselines.search.alphabeta import DEFAULT_DEPTH, ORDERINGS, TERMINAL_DISCOUNT, AlphaBeta, SearchResult
 from boardenvs.core import Game
@@ -59,9 +59,9 @@ class AlphaBetaAgent(BaseAgent):
         ordering: str = "auto",
     ) -> None:
         super().__init__(seed, name)
-        self.depth = int_param("depth", depth, 1, optional=True)
-        self.seconds = float_param("seconds", seconds, 0.0, positive=True, optional=True)
-        self.nodes = int_param("nodes", nodes, 1, optional=True)
+        self.depth = int_param("depth", depth, 1, MAX_DEPTH, optional=True)
+        self.seconds = float_param("seconds", seconds, 0.0, MAX_SECONDS, positive=True, optional=True)
+        self.nodes = int_param("nodes", nodes, 1, MAX_COUNT, optional=True)
         if self.depth is None and self.seconds is None and self.nodes is None:
             self.depth = DEFAULT_DEPTH
         self.ordering = choice_param("ordering", ordering, ORDERINGS)

@@ -50,7 +50,7 @@ from typing import Any
 
 import numpy as np
 
-from baselines.agent import BaseAgent, SeedLike
+from baselines.agent import MAX_COEFFICIENT, MAX_COUNT, MAX_SAMPLES, MAX_SECONDS, BaseAgent, SeedLike
 from baselines.params import bool_param, choice_param, float_param, int_param
 from baselines.search import gumbel
 from baselines.search.evaluators import EVALUATORS, Evaluator, make_evaluator
@@ -203,25 +203,25 @@ class MCTSAgent(BaseAgent):
         gumbel_c_scale: float = 0.1,
     ) -> None:
         super().__init__(seed, name)
-        self.simulations = int_param("simulations", simulations, 1, optional=True)
-        self.seconds = float_param("seconds", seconds, 0.0, positive=True, optional=True)
+        self.simulations = int_param("simulations", simulations, 1, MAX_COUNT, optional=True)
+        self.seconds = float_param("seconds", seconds, 0.0, MAX_SECONDS, positive=True, optional=True)
         if self.simulations is None and self.seconds is None:
             self.simulations = DEFAULT_SIMULATIONS
         self.selection = choice_param("selection", selection, SELECTIONS)
-        self.exploration = float_param("exploration", exploration, 0.0)
-        self.rollout_depth = int_param("rollout_depth", rollout_depth, 1, optional=True)
-        self.rollouts = int_param("rollouts", rollouts, 1)
-        self.determinizations = int_param("determinizations", determinizations, 1)
+        self.exploration = float_param("exploration", exploration, 0.0, MAX_COEFFICIENT)
+        self.rollout_depth = int_param("rollout_depth", rollout_depth, 1, MAX_COUNT, optional=True)
+        self.rollouts = int_param("rollouts", rollouts, 1, MAX_COUNT)
+        self.determinizations = int_param("determinizations", determinizations, 1, MAX_SAMPLES)
         gumbel = self.selection == "gumbel"
         self.reuse_tree = not gumbel if reuse_tree is None else bool_param("reuse_tree", reuse_tree)
-        self.temperature = float_param("temperature", temperature, 0.0)
+        self.temperature = float_param("temperature", temperature, 0.0, MAX_COEFFICIENT)
         self.dirichlet_fraction = float_param("dirichlet_fraction", dirichlet_fraction, 0.0, 1.0)
-        self.dirichlet_alpha = float_param("dirichlet_alpha", dirichlet_alpha, 0.0, positive=True)
-        self.batch_size = int_param("batch_size", batch_size, 1)
-        self.gumbel_actions = int_param("gumbel_actions", gumbel_actions, 1)
-        self.gumbel_scale = float_param("gumbel_scale", gumbel_scale, 0.0)
-        self.gumbel_c_visit = float_param("gumbel_c_visit", gumbel_c_visit, 0.0)
-        self.gumbel_c_scale = float_param("gumbel_c_scale", gumbel_c_scale, 0.0, positive=True)
+        self.dirichlet_alpha = float_param("dirichlet_alpha", dirichlet_alpha, 0.0, MAX_COEFFICIENT, positive=True)
+        self.batch_size = int_param("batch_size", batch_size, 1, MAX_SAMPLES)
+        self.gumbel_actions = int_param("gumbel_actions", gumbel_actions, 1, MAX_SAMPLES)
+        self.gumbel_scale = float_param("gumbel_scale", gumbel_scale, 0.0, MAX_COEFFICIENT)
+        self.gumbel_c_visit = float_param("gumbel_c_visit", gumbel_c_visit, 0.0, MAX_COEFFICIENT)
+        self.gumbel_c_scale = float_param("gumbel_c_scale", gumbel_c_scale, 0.0, MAX_COEFFICIENT, positive=True)
         if gumbel:
             self._check_gumbel_settings()
         self.evaluator = self._build_evaluator(evaluator)

@@ -21,7 +21,7 @@ from baselines.arena.ratings import wilson_interval
 from baselines.distributed import check_backend
 from baselines.factory import format_spec, make_agent, parse_spec
 from baselines.games.splendor.event_values import WEIGHT_VALUES, num_weights
-from baselines.search.ntbea import NTBEA, GameFitness, NTBEAResult, head_to_head
+from baselines.search.ntbea import NTBEA, GameFitness, NTBEAResult, check_space, head_to_head
 from baselines.search.rhea import RHEA_SEARCH_SPACE, parse_params
 
 NAMED_SPACES = ("rhea", "ef", "rhea+ef")
@@ -94,13 +94,8 @@ def search_space(name: str, agent: str) -> dict[str, list[Any]]:
     """The search space called ``name`` for ``agent`` (without the parameters the agent spec fixes)."""
     kind, fixed = parse_spec(agent)
     if name not in NAMED_SPACES:
-        path = Path(name)
-        if not path.is_file():
-            raise ValueError(f"space must be one of {list(NAMED_SPACES)} or a JSON file, got {name!r}")
-        space = json.loads(path.read_text())
-        if not isinstance(space, dict):
-            raise ValueError(f"{name} must hold a JSON object name -> list of values")
-        return {key: list(values) for key, values in space.items() if key not in fixed}
+        space = check_space(read_space_file(name))
+        return {key: values for key, values in space.items() if key not in fixed}
     if kind != "rhea":
         raise ValueError(f"the named spaces {list(NAMED_SPACES)} tune the rhea agent, not {kind!r}")
     space: dict[str, list[Any]] = {}
@@ -113,6 +108,21 @@ def search_space(name: str, agent: str) -> dict[str, list[Any]]:
         count = num_weights(params.ef_mapping, params.ef_degree, params.ef_perspective)
         space.update({f"ef_w{i}": list(WEIGHT_VALUES) for i in range(count)})
     return {key: values for key, values in space.items() if key not in fixed}
+
+
+def read_space_file(name: str) -> Any:
+    """The JSON object in the file ``name``; a ``ValueError`` starting ``space:`` saying what is wrong (no such
+    file, a file that is not UTF-8 JSON, with the JSON error, or JSON that is not an object)."""
+    path = Path(name)
+    if not path.is_file():
+        raise ValueError(f"space must be one of {list(NAMED_SPACES)} or a JSON file, got {name!r}")
+    try:
+        space = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ValueError(f"space: {name!r} is not a JSON file: {error}") from None
+    if not isinstance(space, dict):
+        raise ValueError(f"space: {name!r} must hold a JSON object name -> list of values, got {type(space).__name__}")
+    return space
 
 
 def tune(game_name: str, config: Mapping[str, Any], settings: TuneSettings) -> TuneOutcome:

@@ -117,7 +117,7 @@ def test_bots_play_each_other_at_the_chosen_speed(page, arena_server):
     from playwright.sync_api import expect  # the browser fixture has checked that Playwright is there
 
     expect(page.locator("#result")).to_contain_text("Result", timeout=60_000)
-    assert page.locator("#moves li").count() == 30
+    assert 0 < page.locator("#moves li").count() <= 30  # an elimination can end it before the cap
     with page.expect_response(lambda r: "view=spectator" in r.url) as answer:
         page.select_option("#view", "spectator")
     assert json.loads(answer.value.body())["viewer"] == "spectator"

@@ -110,6 +110,37 @@ def test_an_illegal_action_raises_in_the_raw_env_and_is_penalised_by_default() -
             assert rewards[agent] == -1.0 and terminateds["__all__"] and truncateds["__all__"]
 
 
+@pytest.mark.parametrize(
+    ("make_actions", "message"),
+    [
+        (lambda agent, other, action: {other: action}, r"exactly the agents to act, \['player_0'\]; it misses "
+         r"\['player_0'\] and names \['player_1'\], who are not to act"),
+        (lambda agent, other, action: {}, r"misses \['player_0'\]$"),
+        (lambda agent, other, action: {agent: action, other: action}, r"names \['player_1'\], who are not to act"),
+        (lambda agent, other, action: {"player_9": action}, r"names \['player_9'\]"),
+        (lambda agent, other, action: [action], "takes a dict of agent -> action for \\['player_0'\\], got list"),
+    ],
+    ids=["other-agent", "empty", "extra-agent", "unknown-agent", "not-a-dict"],
+)
+def test_a_step_naming_the_wrong_agents_is_a_value_error_naming_the_one_expected(make_actions, message) -> None:
+    env = rllib.make_rllib_env("quoridor", raw=True, board_size=5)
+    observations, _ = env.reset(seed=0)
+    (agent, observation), *_ = observations.items()
+    action = int(np.flatnonzero(observation["action_mask"])[0])
+    other = next(name for name in env.possible_agents if name != agent)
+    with pytest.raises(ValueError, match=message):
+        env.step(make_actions(agent, other, action))
+    after, *_ = env.step({agent: action})  # the refused step changed nothing: the game goes on from its start
+    assert list(after) == [other] and env.env.unwrapped.game_state.ply == 1
+
+
+def test_a_step_after_the_game_ended_says_to_reset() -> None:
+    env = rllib.make_rllib_env("toy_tictactoe", raw=True)
+    play_random_episode(env, seed=1)
+    with pytest.raises(RuntimeError, match=r"call reset\(\)"):
+        env.step({"player_0": 0})
+
+
 def test_every_game_is_registered_under_its_name(ray_session: None) -> None:
     from ray.tune.registry import ENV_CREATOR, _global_registry
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from baselines.agent import BaseAgent, SeedLike
+from baselines.agent import MAX_COUNT, MAX_DEPTH, MAX_SECONDS, BaseAgent, SeedLike
 from baselines.games.battle_sheep.evaluation import EvaluationAgent, evaluation_score, seed_moves
 from baselines.params import bool_param, float_param, int_param
 from baselines.search.alphabeta import AlphaBeta, SearchResult
@@ -86,9 +86,9 @@ class MinimaxAgent(BaseAgent):
         ordering: bool = True,
     ) -> None:
         super().__init__(seed, name)
-        self.depth = int_param("depth", depth, 1)
-        self.seconds = float_param("seconds", seconds, 0.0, positive=True, optional=True)
-        self.nodes = int_param("nodes", nodes, 1, optional=True)
+        self.depth = int_param("depth", depth, 1, MAX_DEPTH)
+        self.seconds = float_param("seconds", seconds, 0.0, MAX_SECONDS, positive=True, optional=True)
+        self.nodes = int_param("nodes", nodes, 1, MAX_COUNT, optional=True)
         self.ordering = bool_param("ordering", ordering)
         self.last_search: SearchResult | None = None
 

@@ -41,6 +41,7 @@ from baselines.agent import BaseAgent, RandomAgent, SeedLike
 from baselines.games.battle_sheep.evaluation import EvaluationAgent
 from baselines.params import float_param
 from baselines.progress import progress_bar
+from baselines.runs import check_digest, number_table, with_digest
 from boardenvs.core import Game
 from boardenvs.games.battle_sheep import BattleSheep, Move
 from boardenvs.games.battle_sheep.rules import movable_cells, open_directions
@@ -112,7 +113,8 @@ class SheepQTable:
         return self.values[rows, columns, directions]
 
     def to_json(self) -> str:
-        """The table as JSON text (values rounded to :data:`TABLE_DECIMALS` decimals)."""
+        """The table as JSON text (values rounded to :data:`TABLE_DECIMALS` decimals), with the digest of its
+        content (:func:`~baselines.runs.with_digest`)."""
         data = {
             "format": FORMAT,
             "version": FORMAT_VERSION,
@@ -120,29 +122,51 @@ class SheepQTable:
             "training": self.training,
             "values": np.round(self.values, TABLE_DECIMALS).tolist(),
         }
-        return json.dumps(data, separators=(",", ":"))
+        return json.dumps(with_digest(data), separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, text: str, source: str = "table") -> SheepQTable:
-        """The table written by :meth:`to_json` (``source`` names it in errors)."""
-        data = json.loads(text)
-        if data.get("format") != FORMAT or data.get("version") != FORMAT_VERSION:
+    def from_json(cls, text: str | bytes, source: str = "table", require_digest: bool = False) -> SheepQTable:
+        """The table written by :meth:`to_json` (``source`` names it in errors).
+
+        The content must match its digest when it has one (``require_digest``: it must have one, as the shipped
+        table does), the settings must be valid and the values a finite ``n x n x 8`` table.
+
+        Raises:
+            ValueError: naming ``source`` and what is wrong.
+        """
+        try:
+            data = json.loads(text.decode("utf-8") if isinstance(text, bytes) else text)
+        except (ValueError, RecursionError) as error:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+            raise ValueError(f"{source}: not a {FORMAT} table (not UTF-8 JSON: {error})") from None
+        if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != FORMAT_VERSION:
             raise ValueError(f"{source}: not a {FORMAT} table of version {FORMAT_VERSION}")
-        values = np.asarray(data["values"], dtype=np.float64)
+        data = check_digest(data, source, require_digest)
+        if not isinstance(data.get("settings"), dict):
+            raise ValueError(f"{source}: not a valid {FORMAT} table: its 'settings' must be an object")
+        try:
+            values = number_table(data.get("values"), "'values'")
+            settings = SheepQSettings(**data["settings"])
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"{source}: not a valid {FORMAT} table: {error}") from None
         if values.ndim != 3 or values.shape[0] != values.shape[1] or values.shape[2] != DIRECTIONS:
             raise ValueError(f"{source}: values of shape {values.shape}, expected (n, n, {DIRECTIONS})")
-        return cls(values, SheepQSettings(**data["settings"]), dict(data.get("training", {})))
+        if values.shape[0] < 1 or not np.isfinite(values).all():
+            raise ValueError(f"{source}: the values must be finite numbers, at least one cell of them")
+        training = data.get("training", {})
+        if not isinstance(training, dict):
+            raise ValueError(f"{source}: 'training' must be an object, got {type(training).__name__}")
+        return cls(values, settings, dict(training))
 
     @classmethod
     def load(cls, table: str = SHIPPED) -> SheepQTable:
         """The shipped table (``"shipped"``) or the one saved at path ``table``."""
         if table == SHIPPED:
-            text = (resources.files("baselines") / "data" / SHIPPED_TABLE).read_text()
-            return cls.from_json(text, SHIPPED_TABLE)
+            text = (resources.files("baselines") / "data" / SHIPPED_TABLE).read_bytes()
+            return cls.from_json(text, f"baselines/data/{SHIPPED_TABLE}", require_digest=True)
         path = Path(table)
         if not path.is_file():
             raise FileNotFoundError(f"qlearning table {table!r} does not exist")
-        return cls.from_json(path.read_text(), str(path))
+        return cls.from_json(path.read_bytes(), repr(str(path)))
 
     def save(self, path: str | Path) -> None:
         """Write :meth:`to_json` to ``path``."""

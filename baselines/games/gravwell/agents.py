@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from baselines.agent import BaseAgent, SeedLike
+from baselines.params import float_param
 from boardenvs.core import Game
 from boardenvs.games.gravwell.cards import NORMAL, REPULSOR, TRACTOR, TYPES, VALUES, bits_to_cards
 from boardenvs.games.gravwell.rules import heading, resolve
@@ -46,7 +47,7 @@ class RandomAgent(BaseAgent):
 
     def __init__(self, seed: SeedLike = None, stop_probability: float = 0.5, name: str | None = None) -> None:
         super().__init__(seed, name)
-        self.stop_probability = stop_probability
+        self.stop_probability = float_param("stop_probability", stop_probability, 0.0, 1.0)
 
     def act(self, game: Game, view: Any, player: int) -> int:
         if view.phase not in (DRAFT, COMMIT):

@@ -37,6 +37,7 @@ import numpy as np
 
 from baselines.agent import BaseAgent, SeedLike
 from baselines.games.gravwell.agents import DecisionTreeAgent, RandomAgent, RandomNoStopAgent
+from baselines.runs import check_digest, number_table, with_digest, zip_problem
 from boardenvs.core import Game
 from boardenvs.games.gravwell import Gravwell
 from boardenvs.games.gravwell.cards import NUM_CARDS, bits_to_cards
@@ -81,13 +82,13 @@ class QSettings:
     use_stop: bool = True
 
     def __post_init__(self) -> None:
-        if self.representation not in REPRESENTATIONS:
+        if type(self.representation) is not int or self.representation not in REPRESENTATIONS:
             raise ValueError(f"representation must be 144 or 864, got {self.representation!r}")
         _check_range("temperature", self.temperature, 0.0, float("inf"), low_open=True)
         _check_range("learning_rate", self.learning_rate, 0.0, 1.0, low_open=True)
         _check_range("discount", self.discount, 0.0, 1.0)
         _check_range("negative_factor", self.negative_factor, 1.0, 10.0)
-        if self.reward_timing not in REWARD_TIMINGS:
+        if not isinstance(self.reward_timing, str) or self.reward_timing not in REWARD_TIMINGS:
             raise ValueError(f"reward_timing must be 'turn' or 'round', got {self.reward_timing!r}")
         if not isinstance(self.use_stop, bool):
             raise ValueError(f"use_stop must be a bool, got {self.use_stop!r}")
@@ -333,19 +334,34 @@ class QLearningAgent(BaseAgent):
 
     @classmethod
     def load(cls, path: str | Path, seed: SeedLike = None, name: str | None = None) -> QLearningAgent:
-        """A greedy agent from files written by :meth:`save` (``path`` with or without suffix)."""
+        """A greedy agent from files written by :meth:`save` (``path`` with or without suffix).
+
+        Raises:
+            FileNotFoundError: the ``.npz`` or ``.json`` file is missing.
+            ValueError: either file is damaged, or the tables are not finite or do not fit the settings (the
+                message names the file).
+        """
         base = Path(path).with_suffix("")
-        meta = json.loads(base.with_suffix(".json").read_text())
-        agent = cls(seed, QSettings(**meta["settings"]), name=name or meta.get("name"))
-        with np.load(base.with_suffix(".npz")) as data:
-            if data["q_play"].shape != agent.q_play.shape or data["q_stop"].shape != agent.q_stop.shape:
-                raise ValueError(f"{base}: table shapes do not match representation {agent.settings.representation}")
-            agent.q_play, agent.q_stop, agent.visits = data["q_play"], data["q_stop"], data["visits"]
+        meta_path, tables_path = base.with_suffix(".json"), base.with_suffix(".npz")
+        for file in (meta_path, tables_path):
+            if not file.is_file():
+                raise FileNotFoundError(f"qlearning: no file {str(file)!r} (save() writes a .npz and a .json)")
+        meta = _json_object(meta_path.read_bytes(), repr(str(meta_path)))
+        saved_name = meta.get("name")
+        if saved_name is not None and not isinstance(saved_name, str):
+            raise ValueError(f"qlearning: {str(meta_path)!r}: 'name' must be a string, got {saved_name!r}")
+        agent = cls(seed, _settings(meta.get("settings"), repr(str(meta_path))), name=name or saved_name)
+        tables = _npz_tables(tables_path)
+        problem = _tables_problem(agent.settings, tables["q_play"], tables["q_stop"], tables["visits"])
+        if problem:
+            raise ValueError(f"qlearning: {str(tables_path)!r}: {problem}")
+        agent.q_play, agent.q_stop, agent.visits = tables["q_play"], tables["q_stop"], tables["visits"]
         return agent
 
     def export_json(self, path: str | Path, training: dict[str, Any] | None = None) -> Path:
         """Write the greedy policy as one compact JSON file: settings, tables rounded to ``TABLE_DECIMALS``
-        and ``training`` (how the tables were made); read back by :meth:`load_json`."""
+        and ``training`` (how the tables were made), with the digest of that content
+        (:func:`~baselines.runs.with_digest`); read back by :meth:`load_json`."""
         data = {
             "settings": asdict(self.settings),
             "training": training or {},
@@ -354,18 +370,70 @@ class QLearningAgent(BaseAgent):
         }
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(data, separators=(",", ":")) + "\n")
+        path.write_text(json.dumps(with_digest(data), separators=(",", ":")) + "\n")
         return path
 
-    def load_json(self, text: str, source: str = "table") -> None:
-        """Take the settings and tables of an :meth:`export_json` file's ``text`` (``source`` names it in errors)."""
-        data = json.loads(text)
-        settings = QSettings(**data["settings"])
-        q_play, q_stop = np.asarray(data["q_play"], dtype=float), np.asarray(data["q_stop"], dtype=float)
-        if q_play.shape != (settings.representation, NUM_CARDS) or q_stop.shape != (STOP_STATES, 2):
-            raise ValueError(f"{source}: table shapes {q_play.shape}, {q_stop.shape} do not match {settings}")
+    def load_json(self, text: str | bytes, source: str = "table", require_digest: bool = False) -> None:
+        """Take the settings and tables of an :meth:`export_json` file's ``text`` (``source`` names it in errors).
+
+        The content must match its digest when it has one (``require_digest``: it must have one, as the shipped
+        tables do), the settings must be valid, and the tables finite and of the shapes the settings give.
+
+        Raises:
+            ValueError: naming ``source`` and what is wrong; the agent is left as it was.
+        """
+        data = check_digest(_json_object(text, source), f"qlearning: {source}", require_digest)
+        settings = _settings(data.get("settings"), source)
+        try:
+            q_play, q_stop = (number_table(data.get(name), repr(name)) for name in ("q_play", "q_stop"))
+        except ValueError as error:
+            raise ValueError(f"qlearning: {source}: {error}") from None
+        problem = _tables_problem(settings, q_play, q_stop)
+        if problem:
+            raise ValueError(f"qlearning: {source}: {problem}")
         self.settings, self.q_play, self.q_stop = settings, q_play, q_stop
         self.visits = np.zeros_like(q_play, dtype=np.int64)
+
+
+def _json_object(text: str | bytes, source: str) -> dict[str, Any]:
+    try:
+        data = json.loads(text.decode("utf-8") if isinstance(text, bytes) else text)
+    except (ValueError, RecursionError) as error:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        raise ValueError(f"qlearning: {source} is not a Q-learning table (not UTF-8 JSON: {error})") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"qlearning: {source} is not a Q-learning table (not a JSON object)")
+    return data
+
+
+def _settings(data: Any, source: str) -> QSettings:
+    if not isinstance(data, dict):
+        raise ValueError(f"qlearning: {source}: its 'settings' must be an object, got {type(data).__name__}")
+    try:
+        return QSettings(**data)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"qlearning: {source}: its settings are not valid: {error}") from None
+
+
+def _npz_tables(path: Path) -> dict[str, np.ndarray]:
+    problem = zip_problem(path)
+    if problem:
+        raise ValueError(f"qlearning: {str(path)!r} is not a Q-learning table: {problem}")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return {name: data[name] for name in ("q_play", "q_stop", "visits")}
+    except Exception as error:  # noqa: BLE001 - numpy and zipfile raise many types for damaged archives
+        raise ValueError(f"qlearning: {str(path)!r} is not a Q-learning table: {error}") from None
+
+
+def _tables_problem(settings: QSettings, q_play: np.ndarray, q_stop: np.ndarray, visits: Any = None) -> str | None:
+    """What is wrong with tables for ``settings`` (``None`` if nothing): their shapes and finite values."""
+    if q_play.shape != (settings.representation, NUM_CARDS) or q_stop.shape != (STOP_STATES, 2):
+        return f"table shapes {q_play.shape}, {q_stop.shape} do not match {settings}"
+    if not (np.isfinite(q_play).all() and np.isfinite(q_stop).all()):
+        return "the tables hold NaN or an infinity"
+    if visits is not None and (visits.shape != q_play.shape or visits.dtype.kind not in "iu" or (visits < 0).any()):
+        return f"its visit counts must be integers >= 0 of shape {q_play.shape}"
+    return None
 
 
 def shipped_table(inert_tractors: bool) -> str:
@@ -391,7 +459,7 @@ class PretrainedQAgent(QLearningAgent):
     def act(self, game: Game, view: Any, player: int) -> int:
         inert = bool(getattr(game.config, "inert_tractors", False))
         if self.loaded_for is not inert:
-            self.load_json(shipped_table(inert), SHIPPED_TABLES[inert])
+            self.load_json(shipped_table(inert), f"baselines/data/{SHIPPED_TABLES[inert]}", require_digest=True)
             self.loaded_for = inert
         return super().act(game, view, player)
 

@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from baselines.agent import BaseAgent, SeedLike
+from baselines.params import float_param
 from boardenvs.core import Game
 
 PATH_PROBABILITY = 0.6
@@ -150,7 +151,7 @@ class HeuristicAgent(PathAgent):
 
     def __init__(self, seed: SeedLike = None, name: str | None = None, path_probability: float = PATH_PROBABILITY):
         super().__init__(seed, name)
-        self.path_probability = path_probability
+        self.path_probability = float_param("path_probability", path_probability, 0.0, 1.0)
         self.last_rule = 0
 
     def act(self, game: Game, view: Any, player: int) -> int:

@@ -66,7 +66,7 @@ from typing import Any
 
 import numpy as np
 
-from baselines.agent import BaseAgent, SeedLike
+from baselines.agent import MAX_SECONDS, BaseAgent, SeedLike
 from baselines.params import bool_param, choice_param, float_param, int_param
 from baselines.search.rhea import (
     BUDGET_UNITS,
@@ -165,6 +165,8 @@ def parse_params(**hyperparams: Any) -> RMCTSParams:
     params = replace(RMCTSParams(), **{key: _PARSERS[key](value) for key, value in merged.items()})
     if params.budget_unit == "actions" and params.budget < 1:
         raise ValueError(f"budget must be >= 1 simulated action, got {params.budget!r}")
+    if params.budget_unit == "seconds" and params.budget > MAX_SECONDS:
+        raise ValueError(f"budget must be in (0, {MAX_SECONDS:g}] seconds, got {params.budget!r}")
     return params
 
 

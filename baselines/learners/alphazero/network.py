@@ -11,15 +11,18 @@ Illegal actions are removed by :func:`masked_log_softmax` (their probability is 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import torch
 from torch import nn
 
-from baselines.runs import atomic_write
+from baselines.runs import atomic_write, check_zip
 from boardenvs.core import Game
+
+M = TypeVar("M", bound=nn.Module)
 
 
 @dataclass(frozen=True)
@@ -198,18 +201,128 @@ def load_checkpoint(
         raise ValueError(
             f"{str(path)!r} is not an AlphaZero checkpoint of version {CHECKPOINT_VERSION} (found version {found!r})"
         )
+    _check_checkpoint_fields(path, data)
     if game is not None:
         check_matches(str(path), data, game)
-    net = PolicyValueNet(
-        tuple(data["observation_shape"]), data["num_actions"], data["num_players"], NetworkConfig(**data["network"])
-    )
-    net.load_state_dict(data["state_dict"])
+    try:
+        config = NetworkConfig(**data["network"])
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{str(path)!r}: the checkpoint's network sizes are not valid: {error}") from None
+    shape, actions, players = tuple(data["observation_shape"]), data["num_actions"], data["num_players"]
+    label = repr(str(path))
+    net = build_for_weights(lambda: PolicyValueNet(shape, actions, players, config), data["state_dict"], label)
     net.to(resolve_device(device)).eval()
     return net, {key: value for key, value in data.items() if key != "state_dict"}
 
 
+CHECKPOINT_FIELDS: dict[str, tuple[str, Any]] = {
+    "game": ("a game name", lambda value: isinstance(value, str)),
+    "game_config": ("an object", lambda value: isinstance(value, dict)),
+    "network": ("an object of network sizes", lambda value: isinstance(value, dict)),
+    "observation_shape": ("a list of sizes >= 1", lambda value: _is_shape(value)),
+    "num_actions": ("an integer >= 1", lambda value: _is_size(value)),
+    "num_players": ("an integer >= 1", lambda value: _is_size(value)),
+    "state_dict": ("an object of tensors", lambda value: _is_tensor_dict(value)),
+    "extra": ("an object", lambda value: isinstance(value, dict)),
+}
+"""Every field of a checkpoint, what it must be, and its test."""
+
+
+def _is_size(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+def _is_shape(value: Any) -> bool:
+    return isinstance(value, list | tuple) and len(value) in (1, 3) and all(map(_is_size, value))
+
+
+def _is_tensor_dict(value: Any) -> bool:
+    return isinstance(value, dict) and all(isinstance(item, torch.Tensor) for item in value.values())
+
+
+def _check_checkpoint_fields(path: Path, data: dict[str, Any]) -> None:
+    for name, (what, valid) in CHECKPOINT_FIELDS.items():
+        if name not in data or not valid(data[name]):
+            found = type(data[name]).__name__ if name in data else "nothing"
+            raise ValueError(f"{str(path)!r} is not a valid AlphaZero checkpoint: {name!r} must be {what}, got {found}")
+
+
+def build_for_weights(build: Callable[[], M], weights: Any, label: str, what: str = "weights") -> M:
+    """``build()`` with ``weights`` loaded, for weights and sizes read from a file: the module is first built on
+    torch's ``meta`` device (no memory), so sizes that do not match the weights are refused before anything is
+    allocated (a tampered size cannot ask for a huge network); then :func:`load_weights`.
+
+    Raises:
+        ValueError: naming ``label``: the weights are not finite tensors with the names and shapes of the module.
+    """
+    if not _is_tensor_dict(weights):
+        raise ValueError(f"{label}: its {what} are not a mapping of names to tensors")
+    try:
+        with torch.device("meta"):
+            probe = build()
+    except (TypeError, ValueError, RuntimeError, OverflowError) as error:
+        raise ValueError(f"{label}: the network it describes cannot be built: {str(error)[:200]}") from None
+    difference = _shape_difference(probe, weights)
+    if difference:
+        raise ValueError(f"{label}: its {what} do not fit the network it describes ({difference})")
+    module = build()
+    load_weights(module, weights, label, what)
+    return module
+
+
+def _shape_difference(module: nn.Module, weights: dict[str, torch.Tensor]) -> str | None:
+    """How ``weights`` differ from ``module``'s own tensors in names and shapes (``None``: they do not)."""
+    expected = {name: tuple(tensor.shape) for name, tensor in module.state_dict().items()}
+    given = {name: tuple(tensor.shape) for name, tensor in weights.items()}
+    differ = sorted(name for name in expected.keys() | given.keys() if expected.get(name) != given.get(name))
+    if not differ:
+        return None
+    first = differ[0]
+    return (
+        f"{len(differ)} tensors differ; {first!r} is {given.get(first, 'missing')}, the network's is "
+        f"{expected.get(first, 'absent')}"
+    )
+
+
+def load_weights(module: nn.Module, weights: Any, label: str, what: str = "weights") -> None:
+    """``module.load_state_dict(weights)`` for weights read from a file: the tensors must be finite and fit the
+    module exactly (same names and shapes), else a ``ValueError`` naming ``label`` (the file)."""
+    if not _is_tensor_dict(weights):
+        raise ValueError(f"{label}: its {what} are not a mapping of names to tensors")
+    difference = _shape_difference(module, weights)
+    if difference:
+        raise ValueError(f"{label}: its {what} do not fit the network ({difference})")
+    check_finite(weights, label, what)
+    try:
+        module.load_state_dict(weights)
+    except (RuntimeError, ValueError, KeyError, TypeError) as error:
+        raise ValueError(f"{label}: its {what} do not fit the network: {str(error).strip()[:300]}") from None
+
+
+def check_finite(tensors: Any, label: str, what: str = "weights") -> None:
+    """Raise ``ValueError`` naming ``label`` if any floating-point tensor in ``tensors`` (a tensor, or a nested
+    dict/list of them) holds NaN or an infinity."""
+    for name, tensor in _tensors(tensors, ""):
+        if tensor.is_floating_point() and not bool(torch.isfinite(tensor).all()):
+            raise ValueError(f"{label}: its {what} hold a value that is not finite (NaN or infinite) in {name!r}")
+
+
+def _tensors(value: Any, name: str) -> Iterator[tuple[str, torch.Tensor]]:
+    if isinstance(value, torch.Tensor):
+        yield name or "tensor", value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _tensors(item, f"{name}.{key}" if name else str(key))
+    elif isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            yield from _tensors(item, f"{name}[{index}]")
+
+
 def read_torch_file(path: Path, what: str) -> Any:
-    """``torch.load`` of ``path`` (tensors only, onto the CPU); a damaged file is a ``ValueError`` naming it."""
+    """``torch.load`` of ``path`` (tensors only, onto the CPU), after checking the archive's CRCs
+    (:func:`~baselines.runs.check_zip`: torch does not, so a flipped bit would load as another weight); a damaged
+    file is a ``ValueError`` naming it."""
+    check_zip(path, what)
     try:
         return torch.load(path, map_location="cpu", weights_only=True)
     except Exception as error:  # torch raises several types for damaged files (pickle, zip, runtime)
@@ -222,9 +335,15 @@ def check_matches(label: str, data: dict[str, Any], game: Game, who: str = "chec
     if data["game"] != spec.name:
         raise ValueError(f"{who}: checkpoint {label!r} was trained for game {data['game']!r}, not {spec.name!r}")
     shape = (tuple(data["observation_shape"]), data["num_actions"], data["num_players"])
+    expected = (tuple(spec.observation_shape), spec.num_actions, spec.num_players)
     config = dataclasses.asdict(game.config)
-    if shape != (spec.observation_shape, spec.num_actions, spec.num_players) or data["game_config"] != config:
+    if data["game_config"] != config:
         raise ValueError(
             f"{who}: checkpoint {label!r} was trained for {data['game']} with config {data['game_config']}, not "
             f"this game's config {config}"
+        )
+    if shape != expected:
+        raise ValueError(
+            f"{who}: checkpoint {label!r} is sized for (observation shape, actions, seats) {shape}, but "
+            f"{spec.name} with config {config} has {expected}"
         )

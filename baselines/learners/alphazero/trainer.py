@@ -51,11 +51,14 @@ from baselines.learners.alphazero.network import (
     NetworkConfig,
     PolicyValueNet,
     atomic_write,
+    check_finite,
+    load_weights,
     masked_log_softmax,
     read_torch_file,
     resolve_device,
     save_checkpoint,
 )
+from baselines.learners.alphazero.runfiles import EXAMPLE_FIELDS, load_examples, save_examples, state_problem
 from baselines.learners.alphazero.selfplay import (
     Example,
     SelfPlaySettings,
@@ -64,6 +67,7 @@ from baselines.learners.alphazero.selfplay import (
 )
 from baselines.params import float_param, int_param
 from baselines.progress import progress_bar
+from baselines.runs import TEMPORARY_NAME, remove_temporaries
 from baselines.search.mcts import MCTSAgent
 from boardenvs.core import Game
 from boardenvs.registry import make_game
@@ -77,6 +81,10 @@ HISTORY_FIELDS = (
 SCRIPTED = "scripted"
 """The ``eval_opponents`` entry that stands for the game's default scripted agent."""
 STATE_VERSION = 1
+FIRST_ITERATION_FILES = frozenset(
+    {"best.pt", "iteration_001.pt", "replay", "replay/iteration_000.npz", "replay/iteration_001.npz"}
+)
+"""The outputs a run writes before its first ``state.pt``: a run killed then is started again when resumed."""
 RESUMABLE_CHANGES = frozenset({"iterations", "workers", "backend", "ray_address", "device", "time_budget_minutes"})
 """Settings a resumed run may change; any other difference from the stored run is refused."""
 
@@ -233,6 +241,8 @@ class AlphaZeroTrainer:
         self.buffer: deque[tuple[int, list[Example]]] = deque(maxlen=self.settings.buffer_iterations)
         self.demonstrations: list[tuple[int, list[Example]]] = []  # the warm start's, with keep_warm_start
         self.history: list[dict[str, Any]] = []
+        self.restarted = False
+        """True when ``resume`` found a run killed before its first iteration finished, and starts it again."""
         if resume and force:
             raise ValueError("resume and force exclude each other: resume continues a run, force replaces it")
         if resume:
@@ -285,10 +295,14 @@ class AlphaZeroTrainer:
 
     def _load_state(self) -> None:
         if not self.state_path.is_file():
-            raise FileNotFoundError(f"resume: no run to resume in {str(self.out_dir)!r} (no state.pt)")
+            self._restart_unfinished_run()
+            return
         state = read_torch_file(self.state_path, "AlphaZero run state")
         if not isinstance(state, dict) or state.get("version") != STATE_VERSION:
             raise ValueError(f"{str(self.state_path)!r} is not an AlphaZero run state of version {STATE_VERSION}")
+        problem = state_problem(state)
+        if problem:
+            raise ValueError(f"{str(self.state_path)!r} is not a valid AlphaZero run state: {problem}")
         if (state["game"], state["config"]) != (self.game_name, self.config):
             raise ValueError(
                 f"resume: {str(self.out_dir)!r} trained {state['game']} {state['config']}, "
@@ -297,16 +311,53 @@ class AlphaZeroTrainer:
         changed = _changed_settings(state["settings"], dataclasses.asdict(self.settings)) - RESUMABLE_CHANGES
         if changed:
             raise ValueError(
-                f"resume: settings {sorted(changed)} differ from the stored run's; only {sorted(RESUMABLE_CHANGES)} "
-                "may change when a run is resumed"
+                f"resume: settings {sorted(changed)} differ from the stored run's ({str(self.state_path)!r}); only "
+                f"{sorted(RESUMABLE_CHANGES)} may change when a run is resumed"
             )
-        self.net.load_state_dict(state["net"])
-        self.best.load_state_dict(state["best"])
-        self.optimizer.load_state_dict(state["optimizer"])
+        self._load_weights(state)
         self.history = list(state["history"])
         for number in state["replay"]:
             kept = number == 0 and self.settings.keep_warm_start
-            (self.demonstrations if kept else self.buffer).append((number, load_examples(self._replay_path(number))))
+            examples = load_examples(self._replay_path(number), self.game)
+            (self.demonstrations if kept else self.buffer).append((number, examples))
+
+    def _load_weights(self, state: dict[str, Any]) -> None:
+        label = repr(str(self.state_path))
+        load_weights(self.net, state["net"], label, "training network's weights")
+        load_weights(self.best, state["best"], label, "best network's weights")
+        check_finite(state["optimizer"], label, "optimizer state")
+        try:
+            self.optimizer.load_state_dict(state["optimizer"])
+        except (KeyError, TypeError, ValueError, RuntimeError, IndexError) as error:
+            raise ValueError(f"{label}: its optimizer state does not fit the network: {error}") from None
+
+    def _restart_unfinished_run(self) -> None:
+        """Resume a folder without ``state.pt``: a run killed during its first iteration (its files are that
+        iteration's, which is played again from the start), or no run at all (an error saying how to start one)."""
+        files = self._run_files()
+        if not files:
+            raise FileNotFoundError(
+                f"resume: no run to resume in {str(self.out_dir)!r} (no state.pt, no run files): start the run "
+                "without resume (--resume)"
+            )
+        later = [path for path in files if path.relative_to(self.out_dir).as_posix() not in FIRST_ITERATION_FILES]
+        if later:
+            names = ", ".join(sorted(path.relative_to(self.out_dir).as_posix() for path in later))
+            raise ValueError(
+                f"resume: {str(self.state_path)!r} is missing but the run has files of later iterations ({names}): "
+                "its state is lost; pass force=True (--force) to start the run again (its files are deleted)"
+            )
+        remove_temporaries(self.out_dir)
+        self._claim_out_dir(force=True)
+        self.restarted = True
+
+    def _run_files(self) -> list[Path]:
+        """The outputs of a run in ``out_dir``: its files, the ``replay`` folder and the files in it (not the
+        temporary files of a writer that was killed, which :func:`remove_temporaries` deletes)."""
+        outputs = [self.state_path, self.best_path, self.out_dir / "history.csv", self.out_dir / "learning_curve.png"]
+        outputs += [*sorted(self.out_dir.glob("iteration_*.pt")), self.out_dir / "replay"]
+        outputs += [path for path in sorted((self.out_dir / "replay").glob("*")) if not TEMPORARY_NAME.match(path.name)]
+        return [path for path in outputs if path.exists()]
 
     # -- the loop -------------------------------------------------------------------------------------
     @property
@@ -543,38 +594,6 @@ def _changed_settings(stored: dict[str, Any], given: dict[str, Any], prefix: str
         ):
             changed.add(prefix + key)
     return changed
-
-
-# -- examples on disk ----------------------------------------------------------------------------------------
-EXAMPLE_FIELDS = ("observation", "mask", "policy", "value", "score")
-
-
-def save_examples(path: Path, examples: list[Example]) -> None:
-    """``examples`` as a compressed ``.npz`` (one array per field), written atomically."""
-    arrays = {name: np.stack([getattr(example, name) for example in examples]) for name in EXAMPLE_FIELDS}
-
-    def write(temporary: Path) -> None:
-        with open(temporary, "wb") as handle:
-            np.savez_compressed(handle, **arrays)
-
-    atomic_write(path, write)
-
-
-def load_examples(path: Path) -> list[Example]:
-    """The examples :func:`save_examples` wrote to ``path``.
-
-    Raises:
-        FileNotFoundError: the file is missing (the run's replay window is incomplete).
-        ValueError: the file is damaged.
-    """
-    if not path.is_file():
-        raise FileNotFoundError(f"resume: the replay file {str(path)!r} of the run is missing")
-    try:
-        with np.load(path) as data:
-            arrays = [data[name] for name in EXAMPLE_FIELDS]
-    except Exception as error:  # numpy raises several types for damaged archives
-        raise ValueError(f"resume: the replay file {str(path)!r} is damaged: {error}") from None
-    return [Example(*fields) for fields in zip(*arrays)]
 
 
 # -- training ----------------------------------------------------------------------------------------------

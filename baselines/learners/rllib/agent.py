@@ -1,4 +1,4 @@
-"""A trained RLlib module as a baselines agent: ``make_agent("rllib:<checkpoint>", game)``.
+"""A trained RLlib module as a baselines agent: ``make_agent("rllib:unsafe:<checkpoint>", game)``.
 
 :class:`RLlibAgent` plays the masked greedy move of an RLlib ``ActionMaskingTorchRLModule``: it encodes the same
 observation the RLlib env gives (:func:`boardenvs.rllib.encode_rllib_observation`: ``{"observations",
@@ -10,9 +10,15 @@ and plays the best legal action anyway.
 ``RLlibAgent.load`` takes a checkpoint folder of ``scripts/train_rllib.py`` (``<out>/checkpoints/step_<n>``) or a
 run folder (its newest checkpoint); the checkpoint's card names the game, which must match.
 
+**A checkpoint is trusted code.** Ray restores a module with ``pickle`` (its class and constructor arguments, and
+state), and unpickling a file runs any code its author put in it. There is no safe format for RLlib modules here, so
+the spec ``rllib:<path>`` is refused (:func:`check_trusted`, :class:`UnsafeCheckpointError`) and only
+``rllib:unsafe:<path>`` loads; ``RLlibAgent.load`` itself loads whatever it is given (the trainer evaluates its own
+checkpoints with it): call it only on checkpoints you trust.
+
 Example:
     >>> agent = RLlibAgent.load("runs/quoridor-rllib-0")  # doctest: +SKIP
-    >>> make_agent("rllib:runs/quoridor-rllib-0", "quoridor")  # the same, by name  # doctest: +SKIP
+    >>> make_agent("rllib:unsafe:runs/quoridor-rllib-0", "quoridor")  # the same, by name  # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -30,8 +36,27 @@ from boardenvs.core import Game
 from boardenvs.rllib import encode_rllib_observation, require_ray
 
 
+class UnsafeCheckpointError(ValueError):
+    """An RLlib checkpoint was named without saying it is trusted (loading it unpickles it)."""
+
+
+def check_trusted(path: str | Path, trusted: bool) -> None:
+    """Refuse to load the RLlib checkpoint ``path`` unless ``trusted`` (the spec says ``rllib:unsafe:``).
+
+    Raises:
+        UnsafeCheckpointError: not ``trusted``; the message says why and how to go on.
+    """
+    if not trusted:
+        raise UnsafeCheckpointError(
+            f"{str(path)!r} names an RLlib checkpoint, and ray loads one with pickle, which runs any code the file's "
+            f"author put in it (there is no safe format for RLlib modules). If you trust it (you trained it), write "
+            f"'rllib:unsafe:{path}'"
+        )
+
+
 def load_module(checkpoint: str | Path, module_id: str) -> Any:
-    """The RLlib module ``module_id`` of an algorithm checkpoint, on the CPU, in eval mode.
+    """The RLlib module ``module_id`` of an algorithm checkpoint, on the CPU, in eval mode (ray unpickles it: only
+    for checkpoints you trust).
 
     Raises:
         ImportError: ray[rllib] is not installed (the message names the extra).
@@ -85,7 +110,8 @@ class RLlibAgent(BaseAgent):
     def load(
         cls, path: str | Path, name: str | None = None, seed: SeedLike = None, game_name: str | None = None
     ) -> RLlibAgent:
-        """The agent of a checkpoint (or of a run folder's newest checkpoint).
+        """The agent of a checkpoint (or of a run folder's newest checkpoint). Ray unpickles the checkpoint, which
+        runs any code in it: only for checkpoints you trust (``make_agent`` asks for ``rllib:unsafe:``).
 
         Raises:
             FileNotFoundError: no checkpoint there.
@@ -133,4 +159,4 @@ class RLlibAgent(BaseAgent):
         return replacement
 
 
-__all__ = ["RLlibAgent", "check_card_fits", "load_module"]
+__all__ = ["RLlibAgent", "UnsafeCheckpointError", "check_card_fits", "check_trusted", "load_module"]

@@ -77,7 +77,7 @@ class TrainResult:
 
     Attributes:
         out: The output directory.
-        checkpoint: The final checkpoint (load it with ``make_agent("rllib:<checkpoint>", game)``).
+        checkpoint: The final checkpoint (load it with ``make_agent("rllib:unsafe:<checkpoint>", game)``).
         eval_csv: The evaluation log.
         curve_png: The learning-curve plot.
         steps: Env steps trained in total (resumed runs included).

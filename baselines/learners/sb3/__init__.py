@@ -5,8 +5,11 @@ Importing this package imports torch and SB3 (``pip install boardenvs[train]``);
 - :mod:`baselines.learners.sb3.policies`: feature extractors chosen from the game's spec, ``policy_kwargs_for``,
   ``make_model``;
 - :mod:`baselines.learners.sb3.dqn`: ``MaskedDQN`` (masks in the greedy choice, the TD target, ε-exploration, warm-up);
-- :mod:`baselines.learners.sb3.agent`: ``SB3Agent`` (a trained model as an arena agent), ``save_model``/``load_model``
-  with a JSON sidecar;
+- :mod:`baselines.learners.sb3.agent`: ``SB3Agent`` (a trained model as an arena agent), ``save_model`` (the safe
+  files and SB3's zip) / ``load_model`` (the safe files; a zip only with ``trusted=True``: SB3 unpickles it);
+- :mod:`baselines.learners.sb3.safe`: the safe format, a policy's tensors (``.pt``, ``torch.load(weights_only=True)``)
+  and its JSON description, from which the policy is rebuilt without unpickling anything;
+- :mod:`baselines.learners.sb3.convert`: a trusted zip to safe files, checked to play as the zip;
 - :mod:`baselines.learners.sb3.selfplay`: ``SnapshotPool`` (per-episode opponent mix of scripted agents and learner
   snapshots) and ``SnapshotCallback``;
 - :mod:`baselines.learners.sb3.training`: env factories and callbacks (arena evaluation, ``eval.csv`` and the

@@ -1,12 +1,20 @@
-"""Trained SB3 models as baselines agents, and saving/loading models with a JSON sidecar.
+"""Trained SB3 models as baselines agents; saving them (an SB3 zip and the safe files) and loading the safe files.
 
-:func:`save_model` writes ``<name>.zip`` (SB3's format, with the :class:`ModelCard` inside it: game name, game
-config, algorithm, steps, observation shape, number of actions, wall time) and a copy of the card as the sidecar
-``<name>.json``, each atomically, so a reader in another process (a self-play worker) never sees half a file,
-and a kill between the two writes cannot pair a model with another model's card: :func:`read_model_card`
-reads the card inside the zip first, the sidecar only for models saved without one. :func:`load_model` loads with
-the right class (the card's ``algo``, or else detected from the zip) and checks the model's spaces against the
-game before any game is played.
+:func:`save_model` writes three files, each atomically: ``<name>.pt`` (the policy's tensors) and ``<name>.json``
+(the :class:`ModelCard`: game name, game config, algorithm, steps, observation shape, number of actions, wall time,
+with a ``policy`` entry describing the network and the digest of the weights), which together are the *safe model*
+(:mod:`baselines.learners.sb3.safe`), and last ``<name>.zip`` (SB3's own format, with the card inside it, which a
+training run resumes from). A reader in another process (a self-play worker) that sees the zip finds its safe files
+complete, and a kill between the writes cannot pair a zip with another model's card: :func:`read_model_card` reads
+the card inside the zip first, the sidecar only for models saved without one.
+
+**Loading runs no code from the file.** :func:`load_model` and :meth:`SB3Agent.load` read the safe files: the card
+(JSON) and the weights with ``torch.load(weights_only=True)``; a path may name the ``.pt``, the ``.json``, the
+``.zip`` beside them (which is not opened) or their common stem. An SB3 zip unpickles Python objects, so code in it
+runs: one without safe files is refused (:class:`~baselines.learners.sb3.safe.UnsafeModelError`, saying how to
+convert it with ``python -m scripts.convert_sb3`` or to load it anyway), and only ``trusted=True`` (the spec
+``sb3:unsafe:<zip>``) loads it with SB3, with the right class (the card's ``algo``, or else detected from the zip).
+Either way the model's spaces are checked against the game before any game is played.
 
 :class:`SB3Agent` plays with ``model.predict(obs, action_masks=mask, deterministic=True)`` on the same Dict
 observation the env gives (``game.observe(view, player)`` + ``game.legal_action_mask(view)``). It never
@@ -15,8 +23,8 @@ warns (``RuntimeWarning``), counts it in ``illegal_predictions`` and plays the l
 highest (PPO: its logit, DQN: its Q-value).
 
 Example:
-    >>> agent = SB3Agent.load("runs/quoridor-ppo-0/model.zip")  # doctest: +SKIP
-    >>> make_agent("sb3:runs/quoridor-ppo-0/model.zip", "quoridor")  # the same, by name  # doctest: +SKIP
+    >>> agent = SB3Agent.load("runs/quoridor-ppo-0/model.pt")  # doctest: +SKIP
+    >>> make_agent("sb3:runs/quoridor-ppo-0/model.pt", "quoridor")  # the same, by name  # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -36,6 +44,18 @@ from stable_baselines3.common.base_class import BaseAlgorithm
 
 from baselines.agent import BaseAgent, SeedLike
 from baselines.learners.sb3.policies import ALGORITHMS, algorithm_class
+from baselines.learners.sb3.safe import (
+    PolicyModel,
+    UnsafeModelError,
+    algorithm_of_policy,
+    describe_policy,
+    description_path,
+    load_policy,
+    model_stem,
+    unsafe_zip_message,
+    weights_path,
+    write_weights,
+)
 from baselines.runs import atomic_write, atomic_write_text
 from boardenvs.aec import encode_observation
 from boardenvs.core import Game
@@ -45,7 +65,7 @@ from boardenvs.registry import make_game
 # -- the sidecar ----------------------------------------------------------------------------------
 @dataclass
 class ModelCard:
-    """What a saved model was trained on, stored as ``<model>.json`` next to ``<model>.zip``.
+    """What a saved model was trained on, stored as ``<model>.json`` next to ``<model>.pt`` and ``<model>.zip``.
 
     Attributes:
         game: The registered game name.
@@ -56,6 +76,9 @@ class ModelCard:
         num_actions: The game's ``spec.num_actions``.
         wall_seconds: Training wall time so far (resumed runs add to it).
         extra: Anything else the trainer wants to remember (e.g. the training arguments).
+        policy: The description of the network that the safe files hold
+            (:func:`~baselines.learners.sb3.safe.describe_policy`); empty in the card inside a zip and in the
+            sidecars of models saved before the safe format.
     """
 
     game: str
@@ -66,6 +89,7 @@ class ModelCard:
     num_actions: int
     wall_seconds: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
+    policy: dict[str, Any] = field(default_factory=dict)
 
     def make_game(self) -> Game:
         """The game the model was trained on."""
@@ -73,18 +97,20 @@ class ModelCard:
 
 
 def zip_path(path: str | Path) -> Path:
-    """``path`` with the ``.zip`` suffix SB3 uses (added if missing)."""
-    path = Path(path)
-    return path if path.suffix == ".zip" else path.with_name(path.name + ".zip")
+    """The SB3 zip of the model ``path`` names: ``runs/x/model``, ``model.pt`` or ``model.json`` -> ``model.zip``."""
+    stem = model_stem(path)
+    return stem.with_name(stem.name + ".zip")
 
 
 def sidecar_path(model_path: str | Path) -> Path:
-    """The JSON sidecar of a model: ``runs/x/model.zip`` → ``runs/x/model.json``."""
-    return zip_path(model_path).with_suffix(".json")
+    """The JSON sidecar of a model, which is also its safe description: ``runs/x/model.zip`` → ``runs/x/model.json``."""
+    return description_path(model_path)
 
 
-def algorithm_of(model: BaseAlgorithm) -> str:
+def algorithm_of(model: BaseAlgorithm | PolicyModel) -> str:
     """``"ppo"`` or ``"dqn"``: the name of the model's class in :data:`ALGORITHMS`."""
+    if isinstance(model, PolicyModel):
+        return model.algo
     for algo in ALGORITHMS:
         if isinstance(model, algorithm_class(algo)):
             return algo
@@ -111,25 +137,56 @@ CARD_IN_ZIP = "boardenvs_model_card.json"
 """The name of the model card inside a saved zip (SB3's loader ignores it)."""
 
 
+def card_json(card: ModelCard, policy: bool = True) -> str:
+    """The JSON text of ``card`` (without its ``policy`` entry when ``policy`` is false: the card inside a zip)."""
+    data = dataclasses.asdict(card)
+    if not policy:
+        del data["policy"]
+    return json.dumps(data, indent=2)
+
+
 def save_model(model: BaseAlgorithm, path: str | Path, game: Game, wall_seconds: float = 0.0, **extra: Any) -> Path:
-    """Save ``model`` as ``<path>.zip`` with its card inside and as the ``<path>.json`` sidecar; both files
-    appear atomically, the zip first.
+    """Save ``model`` as the safe files ``<path>.pt`` and ``<path>.json`` (:func:`save_safe_model`), then as
+    ``<path>.zip`` with its card inside; each file appears atomically, in that order.
 
     Returns:
         The path of the zip file.
     """
     target = zip_path(path)
     card = model_card(model, game, wall_seconds, **extra)
-    card_json = json.dumps(dataclasses.asdict(card), indent=2)
+    write_safe_files(model, target, card)
+    inside = card_json(card, policy=False)
 
     def write_zip(temporary: Path) -> None:
         model.save(temporary)
         with zipfile.ZipFile(temporary, "a") as archive:
-            archive.writestr(CARD_IN_ZIP, card_json)
+            archive.writestr(CARD_IN_ZIP, inside)
 
     atomic_write(target, write_zip)
-    atomic_write_text(sidecar_path(target), card_json)
     return target
+
+
+def save_safe_model(
+    model: BaseAlgorithm, path: str | Path, game: Game, wall_seconds: float = 0.0, **extra: Any
+) -> Path:
+    """Save ``model`` as the safe files only: ``<path>.pt`` (its tensors), then ``<path>.json`` (its card with the
+    ``policy`` description); returns the ``.pt`` path."""
+    return write_safe_files(model, path, model_card(model, game, wall_seconds, **extra))
+
+
+def write_safe_files(model: BaseAlgorithm, path: str | Path, card: ModelCard) -> Path:
+    """Write ``model``'s weights to ``<path>.pt``, then ``card`` with the policy's description to ``<path>.json``
+    (each atomically; the description holds the weights' digest); returns the ``.pt`` path.
+
+    Raises:
+        ValueError: the policy uses a class or setting the safe format cannot rebuild.
+    """
+    describe_policy(model, "")  # refuse an unsupported policy before writing anything
+    weights = weights_path(path)
+    digest = write_weights(model.policy, weights)
+    described = dataclasses.replace(card, policy=describe_policy(model, digest))
+    atomic_write_text(description_path(path), card_json(described) + "\n")
+    return weights
 
 
 def read_model_card(model_path: str | Path) -> ModelCard | None:
@@ -164,6 +221,64 @@ def _card_from_json(text: bytes, what: str) -> ModelCard:
         raise ValueError(f"{what} is damaged ({error}); delete it or the model") from None
 
 
+def read_safe_card(model_path: str | Path) -> ModelCard:
+    """The card of the safe model ``model_path`` names (its ``<stem>.json``), checked strictly.
+
+    Raises:
+        FileNotFoundError: no description there (and no zip either).
+        UnsafeModelError: there is only an SB3 zip (or a card without a ``policy`` entry beside one): loading it
+            would unpickle it; the message says how to convert it or load it anyway.
+        ValueError: the description is damaged or foreign (the message names the file and what is wrong).
+    """
+    path = description_path(model_path)
+    if not path.is_file():
+        if zip_path(model_path).is_file():
+            raise UnsafeModelError(unsafe_zip_message(model_path, _switch(model_path)))
+        raise FileNotFoundError(
+            f"no saved model at {str(model_path)!r} (a model is {weights_path(model_path).name} with its description "
+            f"{path.name})"
+        )
+    card = _strict_card(path)
+    if not card.policy:
+        if zip_path(model_path).is_file():
+            raise UnsafeModelError(unsafe_zip_message(model_path, _switch(model_path)))
+        raise ValueError(f"{str(path)!r} is a model card without a 'policy' entry: no safe model is described there")
+    return card
+
+
+def _switch(model_path: str | Path) -> str:
+    return f"'sb3:unsafe:{zip_path(model_path)}' (in Python: trusted=True)"
+
+
+CARD_TYPES: dict[str, type | tuple[type, ...]] = {
+    "game": str, "config": dict, "algo": str, "steps": int, "observation_shape": list, "num_actions": int,
+    "wall_seconds": (int, float), "extra": dict, "policy": dict,
+}  # fmt: skip
+"""The fields of a model card in JSON and their types (``wall_seconds``, ``extra``, ``policy`` may be absent)."""
+JSON_TYPES: dict[type, str] = {str: "string", dict: "object", list: "list", int: "integer", float: "number"}
+"""The JSON names of the types in :data:`CARD_TYPES`, for error messages."""
+
+
+def _strict_card(path: Path) -> ModelCard:
+    """The card in the JSON file ``path``: every field present with its type; ``ValueError`` naming the file."""
+    try:
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError) as error:
+        raise ValueError(f"{str(path)!r} is not a model description (not JSON: {error})") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{str(path)!r} is not a model description (a JSON {type(data).__name__}, not an object)")
+    optional = ("wall_seconds", "extra", "policy")
+    for key, kind in CARD_TYPES.items():
+        if key not in data and key in optional:
+            continue
+        if isinstance(data.get(key), bool) or not isinstance(data.get(key), kind):
+            names = " or ".join(JSON_TYPES[each] for each in (kind if isinstance(kind, tuple) else (kind,)))
+            raise ValueError(f"{str(path)!r} is not a model description: field {key!r} is missing or not a {names}")
+    if data["algo"] not in ALGORITHMS:
+        raise ValueError(f"{str(path)!r}: algo must be one of {list(ALGORITHMS)}, got {data['algo']!r}")
+    return ModelCard(**{key: data[key] for key in CARD_TYPES if key in data})
+
+
 def model_steps(model_path: str | Path) -> int:
     """The training steps stored inside a saved model's zip (``num_timesteps``), without loading the model.
 
@@ -193,7 +308,7 @@ def detect_algorithm(model_path: str | Path) -> str:
 
 
 # -- loading and checking -------------------------------------------------------------------------
-def check_model_fits(model: BaseAlgorithm, game: Game, source: str = "the model") -> None:
+def check_model_fits(model: BaseAlgorithm | PolicyModel, game: Game, source: str = "the model") -> None:
     """``ValueError`` naming both shapes unless ``model``'s spaces are those of ``game``'s single-agent env."""
     observation_space = model.observation_space
     shape: tuple[int, ...] | None = None
@@ -208,26 +323,60 @@ def check_model_fits(model: BaseAlgorithm, game: Game, source: str = "the model"
         )
 
 
-def load_model(path: str | Path, game: Game | None = None, device: str = "cpu") -> tuple[BaseAlgorithm, ModelCard]:
-    """Load a saved MaskablePPO or MaskedDQN and check it against ``game`` (default: the card's game).
+def load_model(
+    path: str | Path, game: Game | None = None, device: str = "cpu", trusted: bool = False
+) -> tuple[BaseAlgorithm | PolicyModel, ModelCard]:
+    """Load a saved model and check it against ``game`` (default: the card's game).
+
+    Args:
+        path: The model: its ``.pt``, ``.json``, ``.zip`` or their stem.
+        game: The game it must fit.
+        device: Torch device.
+        trusted: Load the SB3 zip itself (its MaskablePPO or MaskedDQN, able to train on) instead of the safe
+            files. SB3 unpickles the zip, which runs any code in it: only for files you trust (a run's own).
 
     Returns:
-        The model, and its card (rebuilt from the model if the sidecar is missing; its ``game`` is then
-        ``game``'s name, or ``""`` if no game was given).
+        The model (a :class:`~baselines.learners.sb3.safe.PolicyModel`, or with ``trusted`` the SB3 algorithm), and
+        its card (for a zip without one, rebuilt from the model: its ``game`` is then ``game``'s name, or ``""``).
 
     Raises:
         FileNotFoundError: No such model file.
-        ValueError: The model does not fit the game (the message names both shapes).
+        UnsafeModelError: Only an SB3 zip is there and ``trusted`` is false (the message says how to go on).
+        ValueError: A damaged or foreign file (named), or a model that does not fit the game (both shapes named).
     """
+    if not trusted:
+        return _load_safe(path, game, device)
     target = zip_path(path)
     if not target.exists():
         raise FileNotFoundError(f"no saved model at {target}")
+    model_steps(target)  # a zip cut short, empty or of another kind: a ValueError naming it
     card = read_model_card(target)
-    model = algorithm_class(detect_algorithm(target)).load(target, device=device)
+    try:
+        model = algorithm_class(detect_algorithm(target)).load(target, device=device)
+    except (OSError, KeyError, ValueError, RuntimeError, zipfile.BadZipFile) as error:
+        raise ValueError(f"{str(target)!r} is not a readable SB3 model ({type(error).__name__}: {error})") from None
     game = game if game is not None else (card.make_game() if card is not None else None)
     if game is not None:
         check_model_fits(model, game, source=f"model {target}")
     return model, card if card is not None else _card_without_sidecar(model, game)
+
+
+def _load_safe(path: str | Path, game: Game | None, device: str) -> tuple[PolicyModel, ModelCard]:
+    card = read_safe_card(path)
+    source = f"the model description {str(description_path(path))!r}"
+    policy = load_policy(card.policy, weights_path(path), source, device)
+    if algorithm_of_policy(policy) != card.algo:
+        raise ValueError(f"{source} says algo {card.algo!r} but describes a {card.policy['policy_class']}")
+    eps = card.policy.get("exploration_final_eps", 0.0)
+    model = PolicyModel(card.algo, policy, card.steps, float(eps) if isinstance(eps, (int, float)) else 0.0)
+    if game is None and card.game:
+        try:
+            game = card.make_game()
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"{source}: its game {card.game!r} with its config cannot be made: {error}") from None
+    if game is not None:
+        check_model_fits(model, game, source=f"model {str(weights_path(path))!r}")
+    return model, card
 
 
 def _card_without_sidecar(model: BaseAlgorithm, game: Game | None) -> ModelCard:
@@ -242,7 +391,7 @@ class SB3Agent(BaseAgent):
     """A trained MaskablePPO or MaskedDQN playing as a baselines agent.
 
     Args:
-        model: The trained model.
+        model: The trained model (an SB3 algorithm, or a policy loaded from the safe files).
         game: If given, checked against the model at once; other games are checked on their first move.
         name: The agent's display name.
         seed: Seeds the agent's generator (used only when ``stochastic``).
@@ -258,7 +407,7 @@ class SB3Agent(BaseAgent):
 
     def __init__(
         self,
-        model: BaseAlgorithm,
+        model: BaseAlgorithm | PolicyModel,
         game: Game | None = None,
         name: str | None = None,
         seed: SeedLike = None,
@@ -285,29 +434,33 @@ class SB3Agent(BaseAgent):
         stochastic: bool = False,
         device: str = "cpu",
         game_name: str | None = None,
+        trusted: bool = False,
     ) -> SB3Agent:
-        """The agent of a saved model; the game defaults to the one in the model's sidecar.
+        """The agent of a saved model; the game defaults to the one in the model's card.
 
         Args:
-            path: The model's zip file.
+            path: The model: its ``.pt``, its ``.json``, the ``.zip`` beside them or their stem.
             game: The game it will play (checked now); default: the sidecar's game.
             name: Display name; default: the file's stem.
             seed: The agent's seed.
             stochastic: See the class.
             device: Torch device.
-            game_name: If given, the sidecar's game must have this name.
+            game_name: If given, the card's game must have this name.
+            trusted: Load the SB3 zip with SB3, which unpickles it and so runs any code in it (see
+                :func:`load_model`); without it only the safe files are read.
 
         Raises:
             FileNotFoundError: No such model file.
-            ValueError: The model does not fit ``game`` (the message names both shapes), or its sidecar names
-                another game than ``game_name``.
+            UnsafeModelError: Only an SB3 zip is there and ``trusted`` is false.
+            ValueError: A damaged or foreign file (named), the model does not fit ``game`` (the message names both
+                shapes), or its card names another game than ``game_name``.
         """
-        card = read_model_card(path)
+        card = read_model_card(path) if trusted else read_safe_card(path)
         if game_name is not None and card is not None and card.game != game_name:
-            raise ValueError(f"model {zip_path(path)} was trained on game {card.game!r}, not {game_name!r}")
-        model, card = load_model(path, game, device)
+            raise ValueError(f"model {model_stem(path)} was trained on game {card.game!r}, not {game_name!r}")
+        model, card = load_model(path, game, device, trusted)
         game = game if game is not None else (card.make_game() if card.game else None)
-        return cls(model, game, name or zip_path(path).stem, seed, stochastic, card)
+        return cls(model, game, name or model_stem(path).name, seed, stochastic, card)
 
     def check_game(self, game: Game) -> None:
         """``ValueError`` naming both shapes unless the model fits ``game`` (remembered once checked)."""
@@ -363,15 +516,21 @@ class SB3Agent(BaseAgent):
 
 
 __all__ = [
+    "CARD_IN_ZIP",
     "ModelCard",
     "SB3Agent",
+    "UnsafeModelError",
     "algorithm_of",
+    "card_json",
     "check_model_fits",
     "detect_algorithm",
     "load_model",
     "model_card",
     "read_model_card",
+    "read_safe_card",
     "save_model",
+    "save_safe_model",
     "sidecar_path",
+    "write_safe_files",
     "zip_path",
 ]

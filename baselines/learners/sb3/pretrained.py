@@ -2,11 +2,13 @@
 
 ``make_agent("ppo:pretrained", game_name)`` (and ``"dqn:pretrained"``) plays the model whose algorithm, game and
 exact config are those of the game it is asked to play; another config is refused with a ``ValueError`` naming the
-configs that have one. The files live in ``baselines/learners/sb3/models/``: each model's zip, its ``.json``
-sidecar (:func:`baselines.learners.sb3.agent.save_model`'s card) and ``index.json``, which records its game, config,
-algorithm, the command that trained it and where its results are written up (a
-:class:`baselines.pretrained.Shelf`). :func:`ship` adds a model (``python -m scripts.benchmark --budget full --ship``
-ships each game's best PPO model of the benchmark).
+configs that have one. The files live in ``baselines/learners/sb3/models/``: each model in the safe format
+(:mod:`baselines.learners.sb3.safe`: its tensors in ``<name>.pt``, read with ``torch.load(weights_only=True)``, and
+its ``<name>.json`` card describing the network, from which the policy is rebuilt; nothing is unpickled) and
+``index.json``, which records its game, config, algorithm, the command that trained it and where its results are
+written up (a :class:`baselines.pretrained.Shelf`, whose index is checked). :func:`ship` adds a model from a run's
+safe files (``python -m scripts.benchmark --budget full --ship`` ships each game's best PPO model of the benchmark;
+a model saved only as an SB3 zip is converted first with ``python -m scripts.convert_sb3``).
 
 Like ``alphazero:pretrained``, the agent is built without its game's config (``make_agent`` knows only the game's
 name) and loads the model at its first ``act``, from the config of the game it plays (and again whenever it is
@@ -20,12 +22,12 @@ Example:
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from baselines.agent import BaseAgent, SeedLike
-from baselines.learners.sb3.agent import SB3Agent, load_model, read_model_card, save_model, sidecar_path
+from baselines.learners.sb3.agent import SB3Agent, load_model, read_model_card, read_safe_card
+from baselines.learners.sb3.safe import description_path, weights_path
 from baselines.pretrained import Shelf
 from boardenvs.core import Game
 
@@ -55,29 +57,23 @@ def pretrained_model(game: Game, algo: str = "ppo", models_dir: str | Path | Non
 
 
 def ship(model_path: str | Path, command: str, notes: str = "", models_dir: str | Path | None = None) -> Path:
-    """Copy a saved model into the shelf (a slim copy, :func:`slim_copy`, with its ``.json`` sidecar) and record it
-    in the index, replacing the entry of the same algorithm, game and config; its card says which.
+    """Copy a saved model's safe files into the shelf (its ``.pt``, which holds no optimizer state, with its
+    ``.json`` card) and record it in the index, replacing the entry of the same algorithm, game and config; its card
+    says which. ``model_path`` names the model (its ``.pt``, ``.json``, ``.zip`` or their stem); it is loaded first,
+    so a damaged model or one that does not fit its card's game is not shipped.
 
     Raises:
-        ValueError: the model has no card naming its game (saved without ``save_model``).
+        ValueError: the model's card names no game, or its files are damaged (named).
+        UnsafeModelError: the model is only an SB3 zip (convert it with ``python -m scripts.convert_sb3``).
         FileNotFoundError: no such model.
     """
-    card = read_model_card(model_path)
-    if card is None or not card.game:
-        raise ValueError(f"{str(model_path)!r} has no model card naming its game; save it with save_model")
-    with tempfile.TemporaryDirectory() as folder:
-        slim = slim_copy(model_path, Path(folder) / "model.zip")
-        companions = {".json": sidecar_path(slim)}
-        return shelf(card.algo, models_dir).ship(slim, card.game, card.config, command, notes,
-                                                 match={"algo": card.algo}, companions=companions)  # fmt: skip
-
-
-def slim_copy(model_path: str | Path, target: str | Path) -> Path:
-    """Save a copy of a saved model whose optimizer holds no state (no Adam moments): the same policy, playing the
-    same moves, in about a third of the file (training it further starts the optimizer afresh). Returns the zip."""
-    model, card = load_model(model_path)
-    model.policy.optimizer.state.clear()
-    return save_model(model, target, card.make_game(), card.wall_seconds, **card.extra)
+    card = read_safe_card(model_path)
+    if not card.game:
+        raise ValueError(f"{str(description_path(model_path))!r} names no game; save the model with save_model")
+    load_model(model_path)
+    companions = {".json": description_path(model_path)}
+    return shelf(card.algo, models_dir).ship(weights_path(model_path), card.game, card.config, command, notes,
+                                             match={"algo": card.algo}, companions=companions)  # fmt: skip
 
 
 def evaluated_sampled(model_path: str | Path) -> bool:
@@ -92,7 +88,7 @@ class PretrainedSB3Agent(BaseAgent):
     Args:
         seed: The agent's seed (used only when ``stochastic``).
         name: Display name (default: the algorithm).
-        model: ``"pretrained"`` (required; a model file is played with ``"sb3:<path.zip>"``).
+        model: ``"pretrained"`` (required; a model file is played with ``"sb3:<path/to/model.pt>"``).
         stochastic: Sample moves instead of playing the best one (see :class:`SB3Agent`); ``None`` (the default):
             play the way the model was evaluated in its run (``eval_sampled`` in its card's settings: the
             benchmark's PPO models sample their policy, see :data:`baselines.benchmark.SAMPLED_LEARNERS`).
@@ -118,7 +114,7 @@ class PretrainedSB3Agent(BaseAgent):
         if model != PRETRAINED:
             raise ValueError(
                 f"agent {self.algo!r} plays a shipped model: write '{self.algo}:{PRETRAINED}' (a model file is "
-                f"played with 'sb3:<path/to/model.zip>'), got model={model!r}"
+                f"played with 'sb3:<path/to/model.pt>'), got model={model!r}"
             )
         self.stochastic, self.models_dir = stochastic, models_dir
         self.agent: SB3Agent | None = None
@@ -177,5 +173,4 @@ __all__ = [
     "ship",
     "shelf",
     "shipped",
-    "slim_copy",
 ]

@@ -7,7 +7,9 @@ snapshots of the learner saved every ``snapshot_every`` steps). Every ``eval_eve
 ``<out>/eval.csv`` (win rate with draws counted half, Wilson 95% interval, illegal moves) and
 ``<out>/learning_curve.png``, and the model to ``<out>/latest.zip`` (and to ``<out>/best.zip`` when its mean
 win rate is the best so far). The trained model ends in ``<out>/model.zip`` with its JSON sidecar
-``model.json``, which also records the run's settings.
+``model.json``, which also records the run's settings. Every model is saved twice (:func:`save_model`): as the safe
+files ``<name>.pt`` and ``<name>.json`` (tensors and JSON, which ``sb3:<out>/model.pt`` and the self-play pool load
+without running code) and as SB3's ``<name>.zip``, which only a resumed run loads.
 
 **Runs survive a kill.** Every file is written to a temporary file and renamed (:func:`baselines.runs.atomic_write`),
 so a ``kill -9`` at any moment leaves each file whole, and the output folder is locked while a run writes it. A
@@ -21,12 +23,17 @@ counts from where the run started: a fresh run trains to ``steps``, a continuati
 steps plus ``steps``, and rerunning a killed command (with ``resume``) finishes that same target, so every step
 is trained and every evaluation logged once. (SB3 does not save a DQN's replay buffer or the random state, so a
 continued run is not bit-identical to an uninterrupted one.) ``scripts/train_sb3.py`` is the command line.
+
+**Resuming trusts the run's own zips.** SB3 unpickles a zip to go on training it, which runs any code in the file;
+resume only runs you made (a run folder from elsewhere: play its safe ``.pt`` files, or convert its zips with
+``scripts/convert_sb3.py`` and train anew). A resumed run also rewrites the safe files of a checkpoint whose
+``.pt``/``.json`` do not match its zip (a kill between the writes, or a run saved before the safe format).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
+import hashlib
 import math
 import time
 from collections.abc import Sequence
@@ -53,13 +60,16 @@ from baselines.learners.sb3.agent import (
     load_model,
     model_steps,
     read_model_card,
+    read_safe_card,
     save_model,
     sidecar_path,
+    write_safe_files,
     zip_path,
 )
 from baselines.learners.sb3.imitation import collect_demonstrations, pretrain_policy
 from baselines.learners.sb3.policies import ALGORITHMS, algorithm_class, make_model
-from baselines.learners.sb3.selfplay import SNAPSHOT_PATTERN, SnapshotCallback
+from baselines.learners.sb3.safe import weights_path
+from baselines.learners.sb3.selfplay import SNAPSHOT_PATTERN, SnapshotCallback, list_snapshots
 from baselines.learners.sb3.training import (
     VEC_ENV_KINDS,
     IllegalActionCounter,
@@ -68,7 +78,7 @@ from baselines.learners.sb3.training import (
     TqdmCallback,
     make_vec_env,
 )
-from baselines.runs import RunDirectory, atomic_write_text
+from baselines.runs import RunDirectory
 from baselines.settings import checked_game, split_names
 from boardenvs.core import Game, check_int
 
@@ -81,10 +91,13 @@ RUN_OUTPUTS: tuple[str, ...] = (
     "learning_curve.png",
     "model.zip",
     "model.json",
+    "model.pt",
     "latest.zip",
     "latest.json",
+    "latest.pt",
     "best.zip",
     "best.json",
+    "best.pt",
     "snapshots",
 )
 """The files of a run: a folder holding any of them holds a run (``force`` deletes them)."""
@@ -324,7 +337,7 @@ def _checked_resume(settings: SB3Settings, game: Game) -> Checkpoint | None:
     if algo != settings.algo:
         raise ValueError(f"resume: {path} is a {algo} model, but algo={settings.algo!r}")
     try:
-        _, card = load_model(path, game)
+        _, card = load_model(path, game, trusted=True)  # the run's own zip (see the module: resume trusts it)
     except ValueError as error:
         raise ValueError(f"resume: {error}") from None
     if card.game and card.game != game.spec.name:
@@ -432,27 +445,35 @@ def restore_run(plan: TrainPlan) -> tuple[list[EvalRow], list[str]]:
     notes = [f"resuming {plan.out} from {plan.resume.path.name} at step {steps} (training to {plan.target_steps})"]
     notes += dropped
     notes += _remove_models_after(plan.out, steps)
-    notes += _repair_sidecars(plan.out)
+    notes += _repair_model_files(plan.out)
     return kept, notes
 
 
-def _repair_sidecars(out: Path) -> list[str]:
-    """Rewrite each sidecar that differs from the card inside its zip (a kill came between the two writes)."""
+def _repair_model_files(out: Path) -> list[str]:
+    """Rewrite the safe files (``.pt`` and the ``.json`` sidecar) of each model of the run whose files do not match
+    its zip (a kill came between the writes, or the run was saved before the safe format), from the zip and the
+    card inside it; the zips are the run's own (see the module). A note for each."""
     notes = []
-    for name in (*CHECKPOINTS, "best.zip"):
-        path = out / name
+    models = [*(out / name for name in (*CHECKPOINTS, "best.zip")), *list_snapshots(out / "snapshots")]
+    for path in models:
         card = read_model_card(path) if path.exists() else None
-        if card is not None and _sidecar(path) != dataclasses.asdict(card):
-            atomic_write_text(sidecar_path(path), json.dumps(dataclasses.asdict(card), indent=2))
-            notes.append(f"rewrote {sidecar_path(path).name} from the card inside {name}")
+        if card is None or _safe_files_match(path, card):
+            continue
+        model, _ = load_model(path, trusted=True)
+        write_safe_files(model, path, card)
+        notes.append(f"rewrote {weights_path(path).name} and {sidecar_path(path).name} from {path.name}")
     return notes
 
 
-def _sidecar(path: Path) -> Any:
+def _safe_files_match(path: Path, card: ModelCard) -> bool:
+    """Whether the safe files of the zip ``path`` are intact and describe the model of ``card``."""
     try:
-        return json.loads(sidecar_path(path).read_text())
+        safe = read_safe_card(path)
+        weights = weights_path(path).read_bytes()
     except (OSError, ValueError):
-        return None
+        return False
+    facts = {**dataclasses.asdict(card), "policy": {}} == {**dataclasses.asdict(safe), "policy": {}}
+    return facts and hashlib.sha256(weights).hexdigest() == safe.policy.get("weights_sha256")
 
 
 def _remove_models_after(out: Path, steps: int) -> list[str]:
@@ -464,9 +485,9 @@ def _remove_models_after(out: Path, steps: int) -> list[str]:
     if later:
         notes.append(f"removed {len(later)} self-play snapshot(s) saved after step {steps}")
     best = out / "best.zip"
-    if not best.exists() and sidecar_path(best).exists():
-        sidecar_path(best).unlink()
-        notes.append("removed best.json: the run was killed before writing its best.zip")
+    if not best.exists() and (sidecar_path(best).exists() or weights_path(best).exists()):
+        _delete_model(best)
+        notes.append("removed best.json and best.pt: the run was killed before writing its best.zip")
     elif best.exists():
         try:
             best_steps = read_checkpoint(best).steps
@@ -487,6 +508,7 @@ def _snapshot_steps(path: Path) -> int:
 def _delete_model(path: Path) -> None:
     path.unlink(missing_ok=True)
     sidecar_path(path).unlink(missing_ok=True)
+    weights_path(path).unlink(missing_ok=True)
 
 
 # -- evaluation -----------------------------------------------------------------------------------

@@ -1,18 +1,18 @@
 """Self-play against a pool of saved snapshots of the learner, mixed with scripted opponents.
 
-:class:`SnapshotCallback` saves the learner every ``every_steps`` steps as ``snapshot_<steps>.zip`` (with its
-sidecar, written atomically) in a directory. :class:`SnapshotPool` is an opponent agent for the single-agent
-env: at every episode (``start_episode(rng)``, called by the env at each reset with its own generator) it
-draws who plays the opponent seats:
+:class:`SnapshotCallback` saves the learner every ``every_steps`` steps as ``snapshot_<steps>.zip`` (its safe files
+``.pt`` and ``.json`` first, each file written atomically) in a directory. :class:`SnapshotPool` is an opponent
+agent for the single-agent env: at every episode (``start_episode(rng)``, called by the env at each reset with its
+own generator) it draws who plays the opponent seats:
 
 - with probability ``snapshot_share`` (when there is a snapshot; always, if no scripted agent is given) a
   snapshot: the latest with probability ``latest_share``, else one of the newest ``max_snapshots`` uniformly;
 - otherwise one of the ``scripted`` agents (names for ``baselines.factory.make_agent``), uniformly.
 
 With no snapshot yet and no scripted agent it plays randomly. The pool only *reads* the directory (listing
-it at each episode, loading a snapshot the first time it is drawn and caching it), so each SubprocVecEnv
-worker can hold its own pool while the trainer writes snapshots. Seats: one pool object serves every
-opponent seat of an episode (the env tells each distinct agent once per reset).
+it at each episode, loading a snapshot's safe files the first time it is drawn and caching it; no zip is
+unpickled), so each SubprocVecEnv worker can hold its own pool while the trainer writes snapshots. Seats: one pool
+object serves every opponent seat of an episode (the env tells each distinct agent once per reset).
 
 Example:
     >>> pool = SnapshotPool("quoridor", "runs/q/snapshots", scripted=("random", "heuristic"))  # doctest: +SKIP
