@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import html
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,19 +29,24 @@ SPEEDS: tuple[float, ...] = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
 """The speeds the player offers, in moves per second (2 by default)."""
 
 
-def result_text(replay: Replay, finished: bool = True) -> str:
-    """``'heuristic (seat 0) won'``, ``'a draw'``, with ``' at the move cap'`` when the cap ended it."""
-    result = replay.result
-    if not finished:
-        return f"not finished after {result.plies} moves"
-    best = max(result.returns)
-    winners = [seat for seat, value in enumerate(result.returns) if value == best]
-    if len(winners) == len(result.returns):
+def outcome_text(returns: Sequence[float], names: Sequence[str], truncated: bool) -> str:
+    """``'heuristic (seat 0) won'``, ``'a draw'``, with ``' at the move cap'`` when the cap ended the game."""
+    values = [float(value) for value in returns]
+    best = max(values)
+    winners = [seat for seat, value in enumerate(values) if value == best]
+    if len(winners) == len(values):
         text = "a draw"
     else:
-        names = " and ".join(f"{replay.agents[seat]} (seat {seat})" for seat in winners)
-        text = f"{names} won" if len(winners) == 1 else f"{names} shared the win"
-    return text + (" at the move cap" if result.truncated else "")
+        who = " and ".join(f"{names[seat]} (seat {seat})" for seat in winners)
+        text = f"{who} won" if len(winners) == 1 else f"{who} shared the win"
+    return text + (" at the move cap" if truncated else "")
+
+
+def result_text(replay: Replay, finished: bool = True) -> str:
+    """The result of ``replay`` in words (:func:`outcome_text`), or that it is not finished."""
+    if not finished:
+        return f"not finished after {replay.result.plies} moves"
+    return outcome_text(replay.result.returns, replay.agents, replay.result.truncated)
 
 
 def replay_data(replay: Replay, game: Game, states: list[Any]) -> dict[str, Any]:

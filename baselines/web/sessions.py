@@ -32,6 +32,7 @@ from baselines.web.bots import BotFailure, BotPool, BotRequest
 from boardenvs.core import Game
 from boardenvs.registry import list_games, list_presets, make_game
 from boardenvs.replay import Replay, config_from_json, config_to_json, record_replay, setup_rng
+from boardenvs.replay_html import outcome_text
 
 HUMAN = "human"
 """The seat spec of a person playing in the browser."""
@@ -182,19 +183,6 @@ def build_game(body: Mapping[str, Any], max_plies: int) -> Game:
 
 
 # -- views ------------------------------------------------------------------------------------
-def outcome_text(returns: Any, names: list[str], truncated: bool) -> str:
-    """``'random (seat 1) won'``, ``'a draw'``, with ``' at the move cap'`` when the cap ended the game."""
-    values = [float(value) for value in returns]
-    best = max(values)
-    winners = [seat for seat, value in enumerate(values) if value == best]
-    if len(winners) == len(values):
-        text = "a draw"
-    else:
-        who = " and ".join(f"{names[seat]} (seat {seat})" for seat in winners)
-        text = f"{who} won" if len(winners) == 1 else f"{who} shared the win"
-    return text + (" at the move cap" if truncated else "")
-
-
 def seat_view(session: Session, viewer: int | None) -> dict[str, Any]:
     """What a browser is sent: the game as ``viewer`` may see it (``None``: the spectator, everything)."""
     game, state = session.game, session.state
