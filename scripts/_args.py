@@ -43,6 +43,8 @@ MAX_INT = 2**31 - 1
 """The largest int option: every int a script passes on fits a C ``int`` and seeds every generator."""
 DEBUG_FLAG = "--debug"
 """The flag that shows the traceback of an error instead of the one-line message."""
+COMMAND_PREFIX = "boardenvs-"
+"""The prefix of the commands ``pip install`` puts on the path (``boardenvs-tournament``, see pyproject.toml)."""
 REPORTED = (ValueError, TypeError, OSError, ImportError)
 """What a wrong option raises while the arguments are checked (an ``ImportError``: an option that needs an extra
 that is not installed). In ``main`` only ``ValueError`` and ``OSError`` are: a ``TypeError`` there is a bug."""
@@ -170,11 +172,22 @@ def _add_flag(parser: argparse.ArgumentParser, cls: type, f: dataclasses.Field, 
         parser.add_argument(flag, type=item_type, default=default, help=help_text)
 
 
+def program_name(cls: type) -> str:
+    """How the user ran the script: an installed command (``boardenvs-evaluate``) or ``python -m <module>``."""
+    command = Path(sys.argv[0]).name
+    if command.startswith(COMMAND_PREFIX):
+        return command
+    module = cls.__module__
+    if module == "__main__":  # python -m <module>: the name it was run by
+        spec = getattr(sys.modules["__main__"], "__spec__", None)
+        module = spec.name if spec is not None else f"scripts.{Path(sys.argv[0]).stem}"
+    return f"python -m {module}"
+
+
 def build_parser(cls: type, description: str | None = None) -> argparse.ArgumentParser:
     """The parser of the dataclass ``cls``: one flag per field, and ``--debug``."""
-    module = cls.__module__ if cls.__module__ != "__main__" else f"scripts.{Path(sys.argv[0]).stem}"
     parser = _Parser(
-        prog=f"python -m {module}",
+        prog=program_name(cls),
         description=description or cls.__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -34,7 +34,7 @@ from baselines.arena.ratings import wilson_interval
 from baselines.factory import make_agent
 from baselines.games.battle_sheep.qlearning import SHIPPED, SHIPPED_TABLE, QLearningAgent, SheepQTable, learn
 from boardenvs import make_game
-from scripts._args import COUNT, WORKERS, OptionError, Range, about, check_agents, run_cli
+from ._args import COUNT, WORKERS, OptionError, Range, about, check_agents, run_cli
 
 GAME = "battle_sheep"
 PAPER_WINS: dict[str, int] = {"random": 3, "minimax": 2, "mcts_classical": 4, "qlearning": 4, "mcts_evaluation": 7}

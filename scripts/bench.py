@@ -54,7 +54,7 @@ import numpy as np
 import boardenvs
 from baselines.settings import parse_config
 from boardenvs.registry import make_game
-from scripts._args import COUNT, OptionError, Range, check_game, run_cli
+from ._args import COUNT, OptionError, Range, check_game, run_cli
 
 if TYPE_CHECKING:
     from baselines.learners.alphazero.evaluator import NetworkEvaluator

@@ -46,7 +46,7 @@ from baselines.benchmark import (
     write_outputs,
 )
 from baselines.distributed import make_executor
-from scripts._args import WORKERS, run_cli
+from ._args import WORKERS, run_cli
 
 SHIP_BUDGETS = ("full",)
 """The budgets whose PPO models ``--ship`` may ship."""

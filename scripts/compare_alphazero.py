@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from baselines.learners.alphazero.plots import plot_comparison
-from scripts._args import OptionError, run_cli
+from ._args import OptionError, run_cli
 
 
 @dataclass

@@ -17,7 +17,7 @@ from baselines.arena.ratings import wilson_interval
 from baselines.factory import make_agent
 from baselines.settings import parse_config
 from boardenvs.registry import make_game
-from scripts._args import COUNT, check_agents, check_game, names_in, run_cli
+from ._args import COUNT, check_agents, check_game, names_in, run_cli
 
 
 @dataclass

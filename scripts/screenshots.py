@@ -24,7 +24,7 @@ from baselines.arena.replays import replay_from_record
 from baselines.factory import make_agent
 from boardenvs.registry import make_game
 from boardenvs.replay_html import replay_html
-from scripts._args import OptionError, run_cli
+from ._args import OptionError, run_cli
 
 SHOWCASE: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
     "quoridor": ({}, ("heuristic", "path")),

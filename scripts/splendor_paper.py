@@ -31,9 +31,9 @@ from baselines.arena.ratings import wilson_interval
 from baselines.distributed import require_backend
 from baselines.search.ntbea import GameFitness, head_to_head
 from baselines.search.tuning import TuneOutcome
-from scripts import tournament as tournament_script
-from scripts import tune_ntbea
-from scripts._args import (
+from . import tournament as tournament_script
+from . import tune_ntbea
+from ._args import (
     COUNT,
     COUNT_OR_ZERO,
     WORKERS,
