@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from baselines.agent import Agent, BaseAgent, RandomAgent, SeedLike, check_seed
+from baselines.extras import missing_extra
 from baselines.games import scripted_agents
 from boardenvs.registry import list_games
 
@@ -166,6 +167,7 @@ def make_agent(spec: str, game_name: str, seed: SeedLike = None, settings: Mappi
 
     Raises:
         TypeError: ``spec`` or ``game_name`` is not a str.
+        ImportError: the agent needs an optional dependency that is not installed (the message names the extra).
         ValueError: ``game_name`` is not a registered game (the message lists them), ``spec`` is not an agent for
             this game (the message lists the choices), a setting the agent does not take or does not allow (the
             agent's own check names the setting and its range), or a model trained for another game.
@@ -176,6 +178,16 @@ def make_agent(spec: str, game_name: str, seed: SeedLike = None, settings: Mappi
     check_game_name(game_name)
     check_seed(seed)
     text = check_spec(spec)
+    try:
+        return _build_agent(text, game_name, seed, settings)
+    except ModuleNotFoundError as error:
+        hint = missing_extra(error, f"the agent {text!r}")
+        if hint is None:
+            raise
+        raise hint from error
+
+
+def _build_agent(text: str, game_name: str, seed: SeedLike, settings: Mapping[str, Any] | None) -> Agent:
     if text.startswith(SB3_PREFIX):
         from baselines.learners.sb3.agent import SB3Agent
 

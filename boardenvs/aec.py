@@ -41,12 +41,17 @@ from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable,
 
 from boardenvs.core import Game, GameSpec, as_action, check_choice, check_int
 from boardenvs.registry import make_game
-from boardenvs.rendering import RENDER_FPS, RENDER_MODES, HumanWindow, check_render_mode, render_view
+from boardenvs.rendering import RENDER_FPS, HumanWindow, available_render_modes, check_render_mode, render_view
 
 OBSERVATION_FORMATS: tuple[str, ...] = ("array", "dict")
 """``"array"``: one float32 array; ``"dict"``: a ``spaces.Dict`` of the named fields of ``spec.observation_fields``."""
 OBSERVATION_LAYOUTS: tuple[str, ...] = ("channels_first", "channels_last")
 """Board planes as ``(C, H, W)`` (the games' own, torch's) or ``(H, W, C)`` (PettingZoo classic's, RLlib's CNNs)."""
+ILLEGAL_ACTION_MODES: tuple[str, ...] = ("end", "replace")
+"""What the single-agent and Parallel envs do with an illegal action (``illegal_action=``): ``"end"`` the episode
+with the penalty (PettingZoo classic's rule), or ``"replace"`` it by a uniformly random legal action drawn from the
+env's ``np_random``, add the penalty to the step's reward, set ``info["illegal_action"]`` and play on (so tools that
+never pass a mask, such as rl-zoo3, SB3's ``evaluate_policy`` or SuperSuit, keep a meaningful game)."""
 
 ObsDict = dict[str, Any]
 
@@ -63,6 +68,17 @@ def agent_name(player: int) -> str:
 def check_observation_format(observation_format: str) -> None:
     """Raise ``ValueError`` naming ``observation_format`` unless it is one of :data:`OBSERVATION_FORMATS`."""
     check_choice("observation_format", observation_format, OBSERVATION_FORMATS)
+
+
+def check_illegal_action(illegal_action: str) -> None:
+    """Raise ``ValueError`` naming ``illegal_action`` unless it is one of :data:`ILLEGAL_ACTION_MODES`."""
+    check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
+
+
+def random_legal_action(mask: np.ndarray, rng: np.random.Generator) -> int:
+    """A uniformly random legal action of ``mask`` (non-empty), drawn from ``rng``: what replaces an illegal one."""
+    legal = np.flatnonzero(mask)
+    return int(legal[rng.integers(len(legal))])
 
 
 def check_observation_layout(spec: GameSpec, observation_layout: str) -> None:
@@ -257,7 +273,7 @@ class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
 
     metadata: dict[str, Any] = {
         "name": "",  # filled per instance with "<game>_v<version>" unless a subclass names itself
-        "render_modes": list(RENDER_MODES),
+        "render_modes": available_render_modes(),
         "is_parallelizable": False,
         "render_fps": RENDER_FPS,
     }
@@ -501,6 +517,7 @@ class BoardGameAEC(AECEnv[str, ObsDict, int], EzPickle):
 
         A spectator's view, every hidden card shown (``Game.to_text``/``Game.render_rgb``), unless the env was
         made with ``render_seat``: then only what that seat may see (:func:`boardenvs.rendering.render_view`).
+        ``rgb_array`` frames are the game's SVG picture rasterised, one size per config (multiples of 16).
         """
         if self.render_mode is None:
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")

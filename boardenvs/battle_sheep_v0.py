@@ -1,14 +1,9 @@
-"""Battle Sheep (seed 003; the course's square-grid variant) as PettingZoo environments:
-``env()``, ``raw_env`` and ``parallel_env()``.
+"""Deprecated: the name Battle Sheep's PettingZoo module had before module names carried the game's version.
 
-Example:
-    >>> from boardenvs import battle_sheep_v0
-    >>> env = battle_sheep_v0.env(preset="basic")
-    >>> env.reset(seed=0)
-    >>> env.possible_agents[0]
-    'player_0'
+Importing it warns (``DeprecationWarning`` naming the current module) and gives the current module's very
+``raw_env``, ``env`` and ``parallel_env``; the versions are in docs/versions.md.
 """
 
-from boardenvs.modules import game_module
+from boardenvs.modules import deprecated_module
 
-raw_env, env, parallel_env = game_module("battle_sheep", __name__)
+raw_env, env, parallel_env = deprecated_module(__name__, "battle_sheep")

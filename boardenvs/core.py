@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 import numpy as np
 
+from boardenvs.raster import svg_to_rgb
 from boardenvs.svg import text_svg
 
 TERMINAL: int = -1
@@ -391,9 +392,11 @@ class Game(ABC, Generic[S, M]):
                 return int(action)
         raise ValueError(f"move {text!r} is not legal here")
 
-    def render_rgb(self, state: S) -> np.ndarray:
-        """``uint8[H, W, 3]`` picture of the state (games override with a real drawing)."""
-        return text_to_rgb(self.to_text(state))
+    def render_rgb(self, state: S, seat: int | None = None) -> np.ndarray:
+        """The picture :meth:`render_svg` draws (no click targets) as a ``uint8[H, W, 3]`` frame: the spectator's
+        (``seat=None``) or what ``seat`` may see. One size per config, width and height multiples of 16
+        (:func:`boardenvs.raster.svg_to_rgb`; needs Pillow, the ``render`` extra, or raises ``ImportError``)."""
+        return svg_to_rgb(self.render_svg(state, seat))
 
     def render_svg(self, state: S, seat: int | None = None, mask: np.ndarray | None = None) -> str:
         """The state drawn as an SVG document: for a spectator (``seat=None``, everything) or as seat ``seat`` may
@@ -505,24 +508,3 @@ def shared_win_returns(num_players: int, winners: Sequence[int]) -> np.ndarray:
         returns[:] = -1.0 / (num_players - 1)
         returns[list(winners)] = (num_players - k) / (k * (num_players - 1))
     return returns
-
-
-_GLYPH_ROWS = 7
-_GLYPH_COLS = 5
-
-
-def text_to_rgb(text: str, scale: int = 2) -> np.ndarray:
-    """A plain picture of monospaced text: one light block per non-space character.
-
-    Used as the default ``render_rgb``; games draw real pictures of their boards.
-    """
-    lines = text.splitlines() or [""]
-    height = len(lines) * (_GLYPH_ROWS + 1) * scale
-    width = max(1, max(len(line) for line in lines)) * (_GLYPH_COLS + 1) * scale
-    image = np.full((height, width, 3), 255, dtype=np.uint8)
-    for row, line in enumerate(lines):
-        for col, char in enumerate(line):
-            if not char.isspace():
-                top, left = row * (_GLYPH_ROWS + 1) * scale, col * (_GLYPH_COLS + 1) * scale
-                image[top : top + _GLYPH_ROWS * scale, left : left + _GLYPH_COLS * scale] = 40
-    return image

@@ -6,7 +6,11 @@ After ``import boardenvs``, each registered game ``<name>`` (gym name ``<GymName
   (``boardenvs.single_agent.SingleAgentEnv``);
 - ``pettingzoo.make("aec", "boardenvs/<name>-v<v>", **kwargs)``: the wrapped AEC env (``boardenvs.aec.env``);
 - ``pettingzoo.make("parallel", "boardenvs/<name>-v<v>", **kwargs)``: the Parallel env
-  (``boardenvs.parallel.parallel_env``).
+  (``boardenvs.parallel.parallel_env``);
+- ``from boardenvs import <name>_v<v>``: the PettingZoo-style module (:func:`module_name`, ``boardenvs/modules.py``).
+
+Only the current version of a game is registered: Gymnasium answers an older id with ``DeprecatedEnv`` naming the
+current one, PettingZoo with ``VersionNotFound`` naming the available version (``docs/versions.md``).
 
 Registration is lazy: ``boardenvs/__init__.py`` asks for :func:`register_gymnasium_envs` and
 :func:`register_pettingzoo_envs` to run when (or if) Gymnasium and PettingZoo are imported, so the rules import
@@ -36,6 +40,13 @@ def gym_env_id(game_name: str) -> str:
     """The ``gymnasium.make`` id of ``game_name``: ``"boardenvs/<GymName>-v<version>"``."""
     entry = game_entry(game_name)
     return f"{NAMESPACE}/{entry.gym_name}-v{entry.game_class.version}"
+
+
+def module_name(game_name: str) -> str:
+    """The PettingZoo-style module of ``game_name``: ``"boardenvs.<name>_v<version>"`` (its envs' ``metadata["name"]``
+    is the part after ``boardenvs.``); older names are deprecated aliases of it (``docs/versions.md``)."""
+    entry = game_entry(game_name)
+    return f"{NAMESPACE}.{entry.name}_v{entry.game_class.version}"
 
 
 def register_envs(game_name: str) -> None:

@@ -1,14 +1,9 @@
-"""Node conquest (seed 001; the states.io-style grid game) as PettingZoo environments:
-``env()``, ``raw_env`` and ``parallel_env()``.
+"""Deprecated: the name Node conquest's PettingZoo module had before module names carried the game's version.
 
-Example:
-    >>> from boardenvs import node_conquest_v0
-    >>> env = node_conquest_v0.env(rows=5, cols=5)
-    >>> env.reset(seed=0)
-    >>> env.possible_agents[0]
-    'player_0'
+Importing it warns (``DeprecationWarning`` naming the current module) and gives the current module's very
+``raw_env``, ``env`` and ``parallel_env``; the versions are in docs/versions.md.
 """
 
-from boardenvs.modules import game_module
+from boardenvs.modules import deprecated_module
 
-raw_env, env, parallel_env = game_module("node_conquest", __name__)
+raw_env, env, parallel_env = deprecated_module(__name__, "node_conquest")

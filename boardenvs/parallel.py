@@ -1,4 +1,4 @@
-"""PettingZoo Parallel adapter: every registered game as a ``ParallelEnv`` (``<game>_v0.parallel_env()``).
+"""PettingZoo Parallel adapter: every registered game as a ``ParallelEnv`` (``<game>_v<version>.parallel_env()``).
 
 Each ``step(actions)`` is one decision point of the game. In an alternating game the agent to move acts alone
 (the other agents see an all-zero mask and may send any action or none; it is ignored). In a secret simultaneous
@@ -10,8 +10,8 @@ Observations, spaces and ``state()`` are those of the AEC env (``boardenvs.aec``
 the step that ends it, when every agent terminates (or truncates at the move cap) and ``agents`` empties.
 
 Example:
-    >>> from boardenvs import gravwell_v0
-    >>> env = gravwell_v0.parallel_env(num_players=2)
+    >>> from boardenvs import gravwell_v1
+    >>> env = gravwell_v1.parallel_env(num_players=2)
     >>> observations, infos = env.reset(seed=0)
     >>> sorted(observations)
     ['player_0', 'player_1']
@@ -30,17 +30,19 @@ from pettingzoo import ParallelEnv
 from boardenvs.aec import (
     ObsDict,
     agent_name,
+    check_illegal_action,
     check_observation_format,
     check_observation_layout,
     check_reset_options,
     encode_observation,
     in_layout,
     masked_observation_space,
+    random_legal_action,
     state_space,
 )
 from boardenvs.core import Game, as_action, check_finite
 from boardenvs.registry import make_game
-from boardenvs.rendering import RENDER_FPS, RENDER_MODES, HumanWindow, check_render_mode, render_state
+from boardenvs.rendering import RENDER_FPS, HumanWindow, available_render_modes, check_render_mode, render_state
 
 ILLEGAL_REWARD: float = -1.0
 """What the penalising Parallel env (and the wrapped AEC env) give an illegal action: PettingZoo classic's -1."""
@@ -57,11 +59,14 @@ class BoardGameParallel(ParallelEnv[str, ObsDict, int], EzPickle):
         illegal_reward: ``None``: an illegal action raises ``ValueError`` (the raw env). A finite number: the game
             ends at once, the offending agent gets it and the others 0 (PettingZoo classic's ``TerminateIllegal``).
             An action that is not an int raises ``TypeError`` either way (:func:`boardenvs.core.as_action`).
+        illegal_action: ``"end"`` (as above) or ``"replace"``: an illegal action is replaced by a uniformly random
+            legal action from ``np_random``, the game goes on, the offender's reward gets ``illegal_reward`` added
+            and its info ``"illegal_action": True`` (needs a finite ``illegal_reward``: the penalty, 0 allowed).
         preset: A named config preset of the game.
         **config: Fields of the game's config.
     """
 
-    metadata: dict[str, Any] = {"name": "", "render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS}
+    metadata: dict[str, Any] = {"name": "", "render_modes": available_render_modes(), "render_fps": RENDER_FPS}
 
     def __init__(
         self,
@@ -71,16 +76,20 @@ class BoardGameParallel(ParallelEnv[str, ObsDict, int], EzPickle):
         observation_format: str = "array",
         observation_layout: str = "channels_first",
         illegal_reward: float | None = None,
+        illegal_action: str = "end",
         preset: str | None = None,
         **config: Any,
     ) -> None:
         check_render_mode(render_mode)
         check_observation_format(observation_format)
+        check_illegal_action(illegal_action)
         if illegal_reward is not None:
             try:
                 illegal_reward = check_finite("illegal_reward", illegal_reward)
             except ValueError:
                 raise ValueError(f"illegal_reward must be a number or None (finite), got {illegal_reward!r}") from None
+        if illegal_action == "replace" and illegal_reward is None:
+            raise ValueError("illegal_action='replace' needs a finite illegal_reward (the penalty, 0 allowed)")
         EzPickle.__init__(
             self,
             game_name,
@@ -88,6 +97,7 @@ class BoardGameParallel(ParallelEnv[str, ObsDict, int], EzPickle):
             observation_format=observation_format,
             observation_layout=observation_layout,
             illegal_reward=illegal_reward,
+            illegal_action=illegal_action,
             preset=preset,
             **config,
         )
@@ -98,6 +108,7 @@ class BoardGameParallel(ParallelEnv[str, ObsDict, int], EzPickle):
         self.observation_format = observation_format
         self.observation_layout = observation_layout
         self.illegal_reward = illegal_reward
+        self.illegal_action = illegal_action
         self.metadata = {**type(self).metadata, "name": f"{spec.name}_v{spec.version}"}
         self.possible_agents = [agent_name(p) for p in range(spec.num_players)]
         self.agents: list[str] = []
@@ -152,16 +163,23 @@ class BoardGameParallel(ParallelEnv[str, ObsDict, int], EzPickle):
             raise RuntimeError("the game is over (or never started): call reset()")
         acting = self._check_actions(actions)
         chosen = {agent: _as_action(actions[agent], agent) for agent in acting}
-        live, state = self.agents[:], self.game_state
+        live, state, offenders = self.agents[:], self.game_state, []
         for agent in acting:
             action = chosen[agent]
             player = self.possible_agents.index(agent)
             mask = self.game.legal_action_mask_of(self.game_state, player)
             if not (0 <= action < mask.shape[0] and mask[action]):
-                return self._illegal(agent, action, live)
+                if self.illegal_action == "end":
+                    return self._illegal(agent, action, live)
+                action = random_legal_action(mask, self.np_random)
+                offenders.append(agent)
             state = self.game.apply(state, action)
         self.game_state = state
-        return self._outcome(live)
+        outcome = self._outcome(live)
+        for agent in offenders:
+            outcome[1][agent] += float(self.illegal_reward)
+            outcome[4][agent]["illegal_action"] = True
+        return outcome
 
     def _check_actions(self, actions: dict[str, Any]) -> list[str]:
         if not isinstance(actions, dict):
@@ -254,6 +272,6 @@ def _as_action(action: Any, agent: str) -> int:
 
 def parallel_env(game_name: str, **kwargs: Any) -> BoardGameParallel:
     """The Parallel env of ``game_name`` with illegal actions penalised (``illegal_reward=-1`` unless given): the
-    entry point of ``pettingzoo.make("parallel", "boardenvs/<name>-v<n>")`` and of ``<game>_v0.parallel_env``."""
+    entry point of ``pettingzoo.make("parallel", "boardenvs/<name>-v<n>")`` and of ``<game>_v<n>.parallel_env``."""
     kwargs.setdefault("illegal_reward", ILLEGAL_REWARD)
     return BoardGameParallel(game_name, **kwargs)

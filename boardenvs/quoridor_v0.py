@@ -1,5 +1,6 @@
 """Quoridor (seed 004; 2 or 4 players) as PettingZoo environments:
-``env()``, ``raw_env`` and ``parallel_env()``.
+``env()``, ``raw_env`` and ``parallel_env()``, version 0 of the game (what changed in each version:
+docs/versions.md).
 
 Example:
     >>> from boardenvs import quoridor_v0
@@ -7,6 +8,8 @@ Example:
     >>> env.reset(seed=0)
     >>> env.possible_agents[0]
     'player_0'
+    >>> env.metadata["name"]
+    'quoridor_v0'
 """
 
 from boardenvs.modules import game_module

@@ -6,9 +6,16 @@ One class serves every registered game (``docs/design.md`` §3). Observations ar
 the learner's return at the end of the game (0 before), including a loss caused by an opponent's reply.
 
 An illegal action (an int that is not a legal action id, out of range included) ends the episode with
-``illegal_action_penalty``; a value that is not an action at all (``bool``, a float, a string, ``None``, an array
-that is not a 0-d integer array) raises the ``TypeError`` of :func:`boardenvs.core.as_action` and changes nothing.
-``render()`` shows the game as the learner's seat sees it (``Game.text_for``), never the opponents' hidden cards.
+``illegal_action_penalty``, or with ``illegal_action="replace"`` is replaced by a uniformly random legal action
+(the penalty added to the step's reward, ``info["illegal_action"] = True``, the game goes on): the fair setting for
+tools that never pass a mask (rl-zoo3, SB3's ``evaluate_policy``, SuperSuit). A value that is not an action at all
+(``bool``, a float, a string, ``None``, an array that is not a 0-d integer array) raises the ``TypeError`` of
+:func:`boardenvs.core.as_action` and changes nothing.
+
+Once the episode is over, the mask (observation, info and :meth:`SingleAgentEnv.action_masks`) is all ones, as
+pgx does: no move is left, and a masked sampler (a ``Categorical`` over masked logits) fed the final observation by a
+Gymnasium vector env's next-step autoreset gets a valid distribution instead of NaNs; that action is discarded.
+``render()`` shows the game as the learner's seat sees it, never the opponents' hidden cards.
 
 Example:
     >>> import gymnasium, boardenvs
@@ -42,15 +49,17 @@ from gymnasium import spaces
 from boardenvs.aec import (
     LegalMaskCache,
     ObsDict,
+    check_illegal_action,
     check_observation_format,
     check_observation_layout,
     check_reset_options,
     encode_observation,
     masked_observation_space,
+    random_legal_action,
 )
 from boardenvs.core import as_action, check_finite, check_int
 from boardenvs.registry import make_game, make_opponent_agent
-from boardenvs.rendering import RENDER_FPS, RENDER_MODES, HumanWindow, check_render_mode, render_view
+from boardenvs.rendering import RENDER_FPS, HumanWindow, available_render_modes, check_render_mode, render_view
 
 MAX_NEW_GAMES: int = 100
 """How many new games ``reset`` starts at most when a game ends before the learner's first move."""
@@ -145,7 +154,10 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
         observation_format: ``"array"`` or ``"dict"`` (named fields of ``spec.observation_fields``).
         observation_layout: ``"channels_first"`` (``(C, H, W)``) or ``"channels_last"`` (``(H, W, C)``; board
             games only).
-        illegal_action_penalty: The reward of an illegal action, which also ends the episode (a finite number).
+        illegal_action_penalty: The reward of an illegal action (a finite number).
+        illegal_action: ``"end"``: an illegal action ends the episode with the penalty. ``"replace"``: it is replaced
+            by a uniformly random legal action from ``np_random``, the penalty is added to the step's reward and
+            ``info["illegal_action"]`` is True; the final step's info counts them (``info["illegal_actions"]``).
         render_mode: ``None``, ``"ansi"``, ``"rgb_array"`` or ``"human"``; every mode shows the learner seat's view
             (see :meth:`render`).
         preset: A named config preset of the game.
@@ -157,7 +169,7 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
         learner_seat: The learner's seat in the current episode (``None`` before ``reset``).
     """
 
-    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS}
+    metadata: dict[str, Any] = {"render_modes": available_render_modes(), "render_fps": RENDER_FPS}
 
     def __init__(
         self,
@@ -169,9 +181,11 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
         render_mode: str | None = None,
         preset: str | None = None,
         observation_layout: str = "channels_first",
+        illegal_action: str = "end",
         **config: Any,
     ) -> None:
         check_render_mode(render_mode)
+        check_illegal_action(illegal_action)
         check_observation_format(observation_format)
         self.game = make_game(game_name, preset=preset, **config)
         spec = self.game.spec
@@ -183,8 +197,10 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
         self.fixed_seat = None if learner_seat is None else int(learner_seat)
         self.observation_format = observation_format
         self.illegal_action_penalty = check_finite("illegal_action_penalty", illegal_action_penalty)
+        self.illegal_action = illegal_action
+        self._illegal_actions = 0
         self.render_mode = render_mode
-        self.metadata = {**type(self).metadata, "render_modes": list(RENDER_MODES)}
+        self.metadata = {**type(self).metadata, "render_modes": available_render_modes()}
         self.observation_space = masked_observation_space(spec, observation_format, observation_layout)
         self.action_space = spaces.Discrete(spec.num_actions)
         self.opponents = make_opponents(opponent, game_name, spec.num_players - 1)
@@ -225,6 +241,7 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
         else:
             raise RuntimeError(f"every one of {MAX_NEW_GAMES} new games ended before the learner's first move")
         self._done = False
+        self._illegal_actions = 0
         if self.render_mode == "human":
             self.render()
         return self._observation_and_info()
@@ -232,8 +249,9 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
     def step(self, action: Any) -> tuple[ObsDict, float, bool, bool, dict]:
         """Play the learner's ``action``, then the opponents' moves until the learner's turn or the end.
 
-        An illegal action does not raise: it ends the episode with ``illegal_action_penalty`` and
-        ``info["illegal_action"] = True`` (checkers sample unmasked actions).
+        An illegal action does not raise (checkers sample unmasked actions): it ends the episode with
+        ``illegal_action_penalty`` and ``info["illegal_action"] = True``, or with ``illegal_action="replace"`` a
+        random legal action is played in its place and the penalty added to the reward.
 
         Raises:
             TypeError: ``action`` is not an int (:func:`boardenvs.core.as_action`); nothing changes.
@@ -242,8 +260,12 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
         if self.game_state is None or self._done:
             raise RuntimeError("the episode is over (or never started): call reset()")
         action = as_action(action)
-        if not self._is_legal(action):
+        replaced = not self._is_legal(action)
+        if replaced and self.illegal_action == "end":
             return self._illegal_step()
+        if replaced:
+            action = random_legal_action(self.legal_mask(), self.np_random)
+            self._illegal_actions += 1
         self.game_state = self.game.apply(self.game_state, action)
         self._play_opponents()
         terminal = self.game.is_terminal(self.game_state)
@@ -253,13 +275,21 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
         if self.render_mode == "human":
             self.render()
         observation, info = self._observation_and_info()
+        if replaced:
+            reward += self.illegal_action_penalty
+            info["illegal_action"] = True
+        if terminal and self.illegal_action == "replace":
+            info["illegal_actions"] = self._illegal_actions
         return observation, reward, bool(terminal and not truncated), bool(truncated), info
 
     def action_masks(self) -> np.ndarray:
-        """``bool[num_actions]``: the learner's legal actions now (all False once the episode is over)."""
+        """``bool[num_actions]``: the learner's legal actions now; all True once the episode is over (see the module
+        docstring: a masked sampler fed the final observation must not fail) and all False before ``reset``."""
         state = self.game_state
-        if state is None or self._done or state.current_player != self.learner_seat:
+        if state is None:
             return np.zeros(self.game.spec.num_actions, dtype=bool)
+        if self._done or state.current_player != self.learner_seat:
+            return np.ones(self.game.spec.num_actions, dtype=bool)
         return np.array(self.legal_mask(), dtype=bool)
 
     def legal_mask(self) -> np.ndarray:
@@ -334,9 +364,10 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
     def render(self) -> str | np.ndarray | None:
         """The game as the learner's seat sees it: the env hands it to the learner, so it shows no hidden card.
 
-        ``ansi``: ``game.text_for(state, learner_seat)``; ``rgb_array``: ``uint8[H, W, 3]``, the game's picture if
-        it has perfect information, else a plain picture of that text (the games' pictures draw hidden cards);
-        ``human``: that picture in a window, returns None. See :func:`boardenvs.rendering.render_view`.
+        ``ansi``: ``game.text_for(state, learner_seat)``; ``rgb_array``: ``uint8[H, W, 3]``, the game's picture as
+        that seat may see it (``game.render_rgb(state, learner_seat)``: its own reserves and hand face up, the
+        opponents' hidden cards face down; one size per config, so ``RecordVideo`` works); ``human``: that picture
+        in a window, returns None. See :func:`boardenvs.rendering.render_view`.
         """
         if self.render_mode is None:
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")

@@ -1,14 +1,9 @@
-"""Splendor (seed 002; 2-4 players, official rules or the Rinascimento preset) as PettingZoo environments:
-``env()``, ``raw_env`` and ``parallel_env()``.
+"""Deprecated: the name Splendor's PettingZoo module had before module names carried the game's version.
 
-Example:
-    >>> from boardenvs import splendor_v0
-    >>> env = splendor_v0.env(num_players=2)
-    >>> env.reset(seed=0)
-    >>> env.possible_agents[0]
-    'player_0'
+Importing it warns (``DeprecationWarning`` naming the current module) and gives the current module's very
+``raw_env``, ``env`` and ``parallel_env``; the versions are in docs/versions.md.
 """
 
-from boardenvs.modules import game_module
+from boardenvs.modules import deprecated_module
 
-raw_env, env, parallel_env = game_module("splendor", __name__)
+raw_env, env, parallel_env = deprecated_module(__name__, "splendor")

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from baselines.web.sessions import ArenaSettings
+
 from ._args import WORKERS, Range, run_cli
 
 MAX_SESSIONS = 10_000

@@ -34,6 +34,7 @@ from baselines.arena.ratings import wilson_interval
 from baselines.factory import make_agent
 from baselines.games.battle_sheep.qlearning import SHIPPED, SHIPPED_TABLE, QLearningAgent, SheepQTable, learn
 from boardenvs import make_game
+
 from ._args import COUNT, WORKERS, OptionError, Range, about, check_agents, run_cli
 
 GAME = "battle_sheep"

@@ -23,12 +23,14 @@ simulations, the same UCT constant) for our ``MCTSAgent`` (its fast Quoridor pla
 their ratio. With ``--mcts`` the forward-model tables run only for the games named by ``--games``.
 
 The "SVG picture" row draws the spectator's picture (``Game.render_svg``) of every position of random games; its
-``us/transition`` is the time to draw one picture. ``--arena`` plays every game's default config in the live arena
-(``baselines.web``, in process through its ASGI app: request parsing, the move, a ``random`` bot's reply in its
-worker process, the seat view and its JSON) as a person against ``random``, and prints the median milliseconds of
-server time per move. ``--replay-page`` writes the HTML replay of one random game per game (``--config`` applies;
-node conquest with a 300-ply cap) and reports its size, the time to build it, to open it in headless Chromium and
-to show every position once (the player's own ``show``, timed inside the page).
+``us/transition`` is the time to draw one picture. The "rgb_array frame" row rasterises that picture
+(``Game.render_rgb``: what ``rgb_array`` rendering and videos cost per frame) for 30 positions of random games.
+``--arena`` plays every game's default config in the live arena (``baselines.web``, in process through its ASGI
+app: request parsing, the move, a ``random`` bot's reply in its worker process, the seat view and its JSON) as a
+person against ``random``, and prints the median milliseconds of server time per move. ``--replay-page`` writes
+the HTML replay of one random game per game (``--config`` applies; node conquest with a 300-ply cap) and reports its
+size, the time to build it, to open it in headless Chromium and to show every position once (the player's own
+``show``, timed inside the page).
 
 ``--alphazero`` times AlphaZero's self-play search on ``--alphazero-game`` (``--config`` applies): one fresh
 ``PolicyValueNet`` (seeded by ``--seed``) behind one ``NetworkEvaluator``; an ``MCTSAgent`` with
@@ -54,6 +56,7 @@ import numpy as np
 import boardenvs
 from baselines.settings import parse_config
 from boardenvs.registry import make_game
+
 from ._args import COUNT, OptionError, Range, check_game, run_cli
 
 if TYPE_CHECKING:
@@ -218,6 +221,32 @@ def svg_pictures(game: boardenvs.Game, seconds: float, seed: int) -> Measurement
         return len(positions)
 
     return _timed(f"{game.spec.name} SVG picture", seconds, draw_all)
+
+
+def rgb_frames(game: boardenvs.Game, seconds: float, seed: int, count: int = 30) -> Measurement | None:
+    """``Game.render_rgb`` (the spectator's SVG picture rasterised: every ``rgb_array`` frame and video frame) of
+    ``count`` positions spread over random games; ``us/transition`` is the time of one frame. ``None`` without
+    Pillow (the render extra)."""
+    import importlib.util
+
+    if importlib.util.find_spec("PIL") is None:
+        return None
+    rng = np.random.default_rng(seed)
+    positions: list[Any] = []
+    while len(positions) < count:
+        state = game.initial_state(rng)
+        while not game.is_terminal(state):
+            if rng.random() < 0.1:  # a few positions of each game, so the frames span openings to endings
+                positions.append(state)
+            state = game.apply(state, int(rng.choice(game.legal_actions(state))))
+        positions.append(state)
+
+    def draw_all() -> int:
+        for state in positions[:count]:
+            game.render_rgb(state)
+        return count
+
+    return _timed(f"{game.spec.name} rgb_array frame", seconds, draw_all)
 
 
 def gymnasium_env(name: str, config: dict[str, Any], seconds: float, seed: int) -> Measurement:
@@ -652,6 +681,7 @@ def bench_game(name: str, config: dict[str, Any], seconds: float, seed: int, rou
         lambda: gymnasium_env(name, config, seconds, seed),
         lambda: vector_env(name, config, seconds, seed),
         lambda: svg_pictures(game, seconds, seed),
+        lambda: rgb_frames(game, seconds, seed),
     ]
     if name == "quoridor":
         rows.append(lambda: openspiel_quoridor(config, seconds, seed))

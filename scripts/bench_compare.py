@@ -24,6 +24,7 @@ from typing import ClassVar
 
 import boardenvs
 from baselines.progress import progress_bar
+
 from ._args import OptionError, Range, check_game, run_cli
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -32,6 +32,7 @@ from baselines.distributed import WORKER_NICENESS_VARIABLE, require_backend
 from baselines.factory import make_agent
 from baselines.settings import parse_config
 from boardenvs.registry import make_game
+
 from ._args import OptionError, Range, about, check_agents, check_game, names_in, run_cli
 
 SETUPS = ("local", "ray", "cluster")

@@ -46,6 +46,7 @@ from baselines.benchmark import (
     write_outputs,
 )
 from baselines.distributed import make_executor
+
 from ._args import WORKERS, run_cli
 
 SHIP_BUDGETS = ("full",)

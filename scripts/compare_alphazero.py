@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from baselines.learners.alphazero.plots import plot_comparison
+
 from ._args import OptionError, run_cli
 
 

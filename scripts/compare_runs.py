@@ -14,6 +14,7 @@ from pathlib import Path
 
 from baselines.learners.evaluation import EvalRow, read_eval_rows
 from baselines.runs import atomic_write
+
 from ._args import OptionError, run_cli
 
 

@@ -20,6 +20,7 @@ from typing import ClassVar
 
 from baselines.learners.sb3.convert import Agreement, convert_zip
 from baselines.settings import checked_game
+
 from ._args import COUNT_OR_ZERO, OptionError, check_existing_file, check_game, run_cli
 
 

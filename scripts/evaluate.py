@@ -17,6 +17,7 @@ from baselines.arena.ratings import wilson_interval
 from baselines.factory import make_agent
 from baselines.settings import parse_config
 from boardenvs.registry import make_game
+
 from ._args import COUNT, check_agents, check_game, names_in, run_cli
 
 

@@ -31,6 +31,7 @@ from baselines.games.gravwell.neuroevolution import (
 )
 from baselines.runs import RunDirectory, require_run
 from baselines.settings import settings_from
+
 from ._args import OptionError, Range, run_cli
 
 NETWORK, HISTORY, PLOT = NETWORK_FILE, HISTORY_FILE, "evolution.png"

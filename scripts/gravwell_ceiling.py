@@ -55,6 +55,7 @@ from boardenvs.games.gravwell.cards import bits_to_cards
 from boardenvs.games.gravwell.rules import ROUNDS
 from boardenvs.games.gravwell.state import STOP
 from boardenvs.registry import make_game
+
 from ._args import COUNT, check_agents, run_cli
 
 GAME_NAME = "gravwell"

@@ -33,6 +33,7 @@ from baselines.arena.ratings import wilson_interval
 from baselines.games.gravwell import DecisionTreeAgent, NeuroevolutionAgent, RandomAgent, RandomNoStopAgent
 from baselines.games.gravwell.qlearning import PretrainedQAgent, QLearningAgent, QSettings, learn
 from boardenvs.games.gravwell import Gravwell
+
 from ._args import COUNT, about, run_cli
 
 PRESETS = (("correct", False), ("inert_tractors", True))

@@ -15,6 +15,7 @@ import sys
 from dataclasses import dataclass
 
 from baselines.arena import placement_summary, read_records
+
 from ._args import OptionError, check_existing_file, run_cli
 
 

@@ -34,6 +34,7 @@ from baselines.factory import make_agent
 from baselines.settings import parse_config
 from boardenvs.core import Game
 from boardenvs.registry import make_game
+
 from ._args import OptionError, check_agents, check_game, run_cli
 
 COMMANDS = {

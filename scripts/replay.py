@@ -24,6 +24,7 @@ from baselines.factory import make_agent
 from baselines.settings import checked_game
 from boardenvs.replay import REPLAY_FORMAT, Replay, load_replay
 from boardenvs.replay_html import replay_html
+
 from ._args import OptionError, Range, check_agents, check_game, run_cli
 
 

@@ -1,11 +1,15 @@
-"""Screenshots of every game's replay page and of the live arena, for the docs (headless Chromium).
+"""Screenshots of every game's replay page and of the live arena, and its ``rgb_array`` frames, for the docs.
 
-    python -m scripts.screenshots                        # docs/images/replay_<game>.png, docs/images/arena_*.png
+    python -m scripts.screenshots                        # docs/images/replay_<game>.png, arena_*.png, frame_<game>.png
     python -m scripts.screenshots --out /tmp/shots --chromium /usr/bin/chromium
+    python -m scripts.screenshots --frames-only          # docs/images/frame_<game>.png alone (no Chromium)
 
 Each game is played by its scripted agents (seeded), written as an HTML replay, opened from disk and shot in the
 middle of the game; the arena is started on 127.0.0.1 and shot during a Quoridor game against ``heuristic`` and a
 Splendor game as seat 0 sees it. Needs Playwright (the dev extra) and a Chromium (``apt-get install chromium``).
+The frames are ``Game.render_rgb`` of a busy position mid-game of the same games (what ``rgb_array`` rendering and
+videos show; Pillow, the render extra): ``frame_<game>.png`` for the spectator and, for the games with hidden
+information, ``frame_<game>_seat0.png`` as seat 0 (the learner of the single-agent env) sees it.
 """
 
 from __future__ import annotations
@@ -23,7 +27,9 @@ from baselines.arena.match import play_game
 from baselines.arena.replays import replay_from_record
 from baselines.factory import make_agent
 from boardenvs.registry import make_game
+from boardenvs.replay import setup_rng
 from boardenvs.replay_html import replay_html
+
 from ._args import OptionError, run_cli
 
 SHOWCASE: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
@@ -46,6 +52,8 @@ class Args:
     """The Chromium executable (default: chromium on the PATH)."""
     seed: int = 1
     """Seed of the games shown."""
+    frames_only: bool = False
+    """Write only the rgb_array frames (frame_<game>.png): no Chromium needed."""
 
 
 def replay_page(name: str, folder: Path, seed: int) -> Path:
@@ -57,6 +65,35 @@ def replay_page(name: str, folder: Path, seed: int) -> Path:
     path = folder / f"{name}.html"
     path.write_text(replay_html(replay, game), encoding="utf-8")
     return path
+
+
+def middle_position(name: str, seed: int) -> tuple[Any, Any]:
+    """The showcase game of ``name`` played by its agents, and its busiest position (the longest picture: full
+    hands, many pieces) of the middle third of the game."""
+    config, specs = SHOWCASE[name]
+    game = make_game(name, **config)
+    agents = [make_agent(spec, name, seed=seed + seat) for seat, spec in enumerate(specs)]
+    record = play_game(game, agents, seed, names=list(specs))
+    states = [game.initial_state(setup_rng(seed))]
+    for action in record.actions:
+        states.append(game.apply(states[-1], action))
+    middle = states[len(states) // 3 : max(len(states) // 3 + 1, 2 * len(states) // 3)]
+    return game, max(middle, key=lambda state: len(game.render_svg(state)))
+
+
+def write_frames(out: Path, seed: int) -> list[Path]:
+    """``frame_<game>.png``: each showcase game's ``rgb_array`` frame mid-game, and ``frame_<game>_seat0.png``
+    (seat 0's view) for the games with hidden information."""
+    from PIL import Image  # the render extra
+
+    frames = []
+    for name in SHOWCASE:
+        game, state = middle_position(name, seed)
+        seats = [None] if game.spec.perfect_information else [None, 0]
+        for seat in seats:
+            frames.append(out / (f"frame_{name}.png" if seat is None else f"frame_{name}_seat{seat}.png"))
+            Image.fromarray(game.render_rgb(state, seat)).save(frames[-1])
+    return frames
 
 
 def shoot_replays(browser: Any, out: Path, seed: int) -> list[Path]:
@@ -127,23 +164,32 @@ def chromium_executable(args: Args) -> str:
     return executable
 
 
+def check_args(args: Args) -> None:
+    """The Chromium must exist unless only the frames are written."""
+    if not args.frames_only:
+        chromium_executable(args)
+
+
 def main(args: Args) -> list[Path]:
-    """Take every screenshot; returns their paths."""
+    """Take every screenshot and write every frame; returns their paths."""
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    frames = write_frames(out, args.seed)
+    if args.frames_only:
+        return frames
     from playwright.sync_api import sync_playwright  # the dev extra
 
     executable = chromium_executable(args)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
         shots = shoot_replays(browser, out, args.seed) + shoot_arena(browser, out)
         browser.close()
-    return shots
+    return shots + frames
 
 
 def cli(argv: list[str] | None = None) -> None:
     """Entry point of ``python -m scripts.screenshots``."""
-    run_cli(Args, argv, _run, description=__doc__, check=chromium_executable)
+    run_cli(Args, argv, _run, description=__doc__, check=check_args)
 
 
 def _run(args: Args) -> None:

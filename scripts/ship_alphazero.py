@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from baselines.learners.alphazero.pretrained import MODELS_DIR, ship
+
 from ._args import OptionError, about, check_existing_file, run_cli
 
 COMMAND_PREFIX = "python -m scripts.train_alphazero"

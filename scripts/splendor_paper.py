@@ -31,6 +31,7 @@ from baselines.arena.ratings import wilson_interval
 from baselines.distributed import require_backend
 from baselines.search.ntbea import GameFitness, head_to_head
 from baselines.search.tuning import TuneOutcome
+
 from . import tournament as tournament_script
 from . import tune_ntbea
 from ._args import (

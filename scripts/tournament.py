@@ -33,6 +33,7 @@ from baselines.settings import parse_config
 from boardenvs.core import Game
 from boardenvs.registry import make_game
 from boardenvs.replay_html import replay_html
+
 from ._args import (
     WORKERS,
     OptionError,

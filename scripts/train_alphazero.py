@@ -25,6 +25,7 @@ from typing import ClassVar
 from baselines.learners.alphazero import AlphaZeroSettings, AlphaZeroTrainer
 from baselines.learners.alphazero.trainer import eval_columns, resolve_opponent
 from baselines.settings import parse_config, settings_from
+
 from ._args import (
     COUNT,
     COUNT_OR_ZERO,

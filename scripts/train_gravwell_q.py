@@ -18,6 +18,7 @@ import numpy as np
 from baselines.games.gravwell.qlearning import QLearningAgent, QSettings, learn
 from baselines.settings import settings_from
 from boardenvs.games.gravwell import Gravwell
+
 from ._args import COUNT, FRACTION, POSITIVE, OptionError, Range, run_cli
 
 

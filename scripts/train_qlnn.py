@@ -24,6 +24,7 @@ from typing import ClassVar
 from baselines.learners.qlnn import QLNNAgent, QLNNSettings, TrainingPoint, train
 from baselines.settings import parse_config
 from boardenvs.registry import make_game
+
 from ._args import COUNT, COUNT_OR_ZERO, FRACTION, OptionError, Range, check_agents, check_game, run_cli
 
 DEFAULTS = QLNNSettings()

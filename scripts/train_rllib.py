@@ -33,6 +33,7 @@ import torch
 from baselines.learners.rllib.runs import TrainResult, plan_training, train
 from baselines.learners.rllib.settings import RLlibSettings
 from baselines.settings import settings_from
+
 from ._args import COUNT, FRACTION, Range, run_cli
 
 

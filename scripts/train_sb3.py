@@ -37,6 +37,7 @@ import torch
 
 from baselines.learners.sb3.runs import SB3Settings, TrainResult, plan_training, run_folder, train
 from baselines.settings import settings_from
+
 from ._args import COUNT, COUNT_OR_ZERO, FRACTION, OptionError, Range, run_cli
 
 

@@ -22,6 +22,7 @@ from typing import ClassVar
 from baselines.learners.tabular_q import SELF_PLAY, QSettings, TabularQAgent, TrainingPoint, train
 from baselines.settings import parse_config, settings_from
 from boardenvs.registry import make_game
+
 from ._args import COUNT, COUNT_OR_ZERO, FRACTION, POSITIVE, Range, check_agents, check_game, run_cli
 
 

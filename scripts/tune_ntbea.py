@@ -27,6 +27,7 @@ from baselines.factory import make_agent
 from baselines.search.tuning import TuneOutcome, TuneSettings, search_space, tune
 from baselines.settings import parse_config, settings_from
 from boardenvs.registry import make_game
+
 from ._args import (
     COUNT,
     COUNT_OR_ZERO,

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 
 import pytest
 
 from scripts.bench import Args, Measurement, main, median_measurement, report
+
+
+def has_pillow() -> bool:
+    return importlib.util.find_spec("PIL") is not None
 
 
 def test_bench_measures_both_forward_model_loops_and_both_aec_loops(tmp_path) -> None:
@@ -89,10 +94,12 @@ def test_alphazero_flag_rejects_counts_below_one() -> None:
         main(Args(alphazero=True, alphazero_batch=0, config=["rows=3", "cols=3"]))
 
 
-def test_the_svg_row_draws_pictures_of_random_positions() -> None:
+def test_the_svg_and_rgb_rows_draw_pictures_of_random_positions() -> None:
     results = main(Args(games=["quoridor"], seconds=0.02, config=["board_size=3"]))["quoridor"]
     svg = next(m for m in results if m.name == "quoridor SVG picture")
     assert svg.transitions >= 200 and svg.microseconds > 0
+    frames = [m for m in results if m.name == "quoridor rgb_array frame"]  # the same pictures rasterised
+    assert [m.transitions >= 30 and m.microseconds > 0 for m in frames] == ([True] if has_pillow() else [])
 
 
 def test_arena_flag_times_moves_against_random_bots(tmp_path, capsys) -> None:

@@ -116,6 +116,9 @@ def cases(files: dict[str, str]) -> dict[str, Case]:
             alone={"source": []},
             free={"out": OUTPUT, "json": OUTPUT},
         ),
+        "rl_zoo": Case(
+            bad={"command": [NAME, ""]}, free={"zoo_args": "rl-zoo3's own arguments, which its own parser checks"}
+        ),
         "screenshots": Case(
             base=["--chromium", sys.executable], bad={"chromium": [files["missing"]]}, free={"out": OUTPUT}
         ),

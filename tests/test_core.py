@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import pickle
 
 import numpy as np
@@ -15,7 +16,6 @@ from boardenvs.core import (
     check_choice,
     check_int,
     shared_win_returns,
-    text_to_rgb,
 )
 from boardenvs.registry import make_game
 from boardenvs.testing import ContractError, check_game
@@ -303,8 +303,10 @@ def test_terminal_sentinel_and_default_rgb():
         state = game.apply(state, action)
     assert state.current_player == TERMINAL and game.is_terminal(state)
     assert game.returns(state).tolist() == [1, -1]
-    image = text_to_rgb(game.to_text(state))
-    assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
+    if importlib.util.find_spec("PIL") is not None:  # rgb_array frames need the render extra
+        image = game.render_rgb(state)  # the default: the text picture (text_svg) rasterised
+        assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
+        assert image.shape[0] % 16 == 0 and image.shape[1] % 16 == 0 and (image < 128).any()
 
 
 def test_a_one_pass_fast_path_that_finds_the_action_illegal_gets_the_usual_error():

@@ -9,6 +9,7 @@ import pytest
 
 import boardenvs
 from boardenvs.games.node_conquest import NodeConquest, NodeConquestConfig
+from boardenvs.svg import PLAYER_COLOURS
 from boardenvs.testing import check_game
 from tests.node_conquest.helpers import RING8
 
@@ -100,9 +101,12 @@ def test_game_and_state_pickle_small() -> None:
 
 
 def test_render_rgb_draws_owner_colours() -> None:
+    pytest.importorskip("PIL")
     game = NodeConquest()
     image = game.render_rgb(game.initial_state())
     assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
-    assert len(np.unique(image.reshape(-1, 3), axis=0)) >= 4  # background, neutral, two players, bars
+    pixels = {tuple(p) for p in image.reshape(-1, 3).tolist()}
+    owners = {tuple(int(c[k : k + 2], 16) for k in (1, 3, 5)) for c in PLAYER_COLOURS[:2]}
+    assert owners <= pixels and len(pixels) >= 4  # background, neutral, two players' discs
     ring = NodeConquest(**RING8)
     assert ring.render_rgb(ring.initial_state()).shape[2] == 3

@@ -1,4 +1,4 @@
-"""PettingZoo conventions every game keeps: ``<game>_v0`` modules, the Parallel API (with Gravwell's secret
+"""PettingZoo conventions every game keeps: ``<game>_v<version>`` modules, the Parallel API (with Gravwell's secret
 commits as one parallel step), ``state()``/``state_space``, channels-last planes and opt-in events."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import pytest
 from pettingzoo.test import parallel_api_test, parallel_seed_test, state_test
 
 from boardenvs.aec import BoardGameAEC, agent_name
+from boardenvs.envs import module_name
 from boardenvs.parallel import BoardGameParallel
 from boardenvs.single_agent import SingleAgentEnv
 from tests.env_cases import CASES, Case, random_legal
@@ -31,7 +32,7 @@ def random_parallel_actions(env: BoardGameParallel, observations: dict, rng: np.
 # -- modules ----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("game", GAMES)
 def test_every_game_has_a_pettingzoo_style_module(game: str) -> None:
-    module = importlib.import_module(f"boardenvs.{game}_v0")
+    module = importlib.import_module(module_name(game))
     raw = module.raw_env()
     assert issubclass(module.raw_env, BoardGameAEC) and raw.game.spec.name == game
     assert type(module.env().unwrapped) is module.raw_env
@@ -41,11 +42,11 @@ def test_every_game_has_a_pettingzoo_style_module(game: str) -> None:
 
 
 def test_the_modules_import_from_the_package() -> None:
-    from boardenvs import battle_sheep_v0, gravwell_v0, node_conquest_v0, quoridor_v0, splendor_v0
+    from boardenvs import battle_sheep_v1, gravwell_v1, node_conquest_v2, quoridor_v0, splendor_v3
 
-    names = [m.raw_env().metadata["name"] for m in (battle_sheep_v0, gravwell_v0, node_conquest_v0, quoridor_v0)]
+    names = [m.raw_env().metadata["name"] for m in (battle_sheep_v1, gravwell_v1, node_conquest_v2, quoridor_v0)]
     assert names == ["battle_sheep_v1", "gravwell_v1", "node_conquest_v2", "quoridor_v0"]
-    assert splendor_v0.parallel_env().metadata["name"] == "splendor_v3"
+    assert splendor_v3.parallel_env().metadata["name"] == "splendor_v3"
 
 
 def test_pettingzoo_make_builds_the_parallel_env_of_every_game() -> None:

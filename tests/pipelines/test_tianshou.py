@@ -21,12 +21,13 @@ from tianshou.trainer import OffPolicyTrainerParams  # noqa: E402
 from tianshou.utils.net.common import Net  # noqa: E402
 
 from boardenvs.aec import BoardGameAEC  # noqa: E402
+from boardenvs.envs import module_name  # noqa: E402
 from tests.pipelines.cases import CASES  # noqa: E402
 
 
 def raw_env(game: str, config: dict[str, Any]) -> BoardGameAEC:
-    """The game's raw AEC env from its ``<game>_v0`` module: an illegal action raises ``ValueError``."""
-    return importlib.import_module(f"boardenvs.{game}_v0").raw_env(**config)
+    """The game's raw AEC env from its ``<game>_v<version>`` module: an illegal action raises ``ValueError``."""
+    return importlib.import_module(module_name(game)).raw_env(**config)
 
 
 def tianshou_env(game: str, config: dict[str, Any]) -> PettingZooEnv:

@@ -22,6 +22,7 @@ from torchrl.envs.utils import MarlGroupMapType, check_env_specs  # noqa: E402
 from torchrl.modules import MaskedCategorical, ProbabilisticActor  # noqa: E402
 
 from boardenvs.aec import BoardGameAEC  # noqa: E402
+from boardenvs.envs import module_name  # noqa: E402
 from tests.pipelines.cases import CASES  # noqa: E402
 
 GROUP = "agents"
@@ -32,8 +33,8 @@ ACTION = (GROUP, "action")
 
 
 def raw_env(game: str, config: dict[str, Any]) -> BoardGameAEC:
-    """The game's raw AEC env from its ``<game>_v0`` module: an illegal action raises ``ValueError``."""
-    return importlib.import_module(f"boardenvs.{game}_v0").raw_env(**config)
+    """The game's raw AEC env from its ``<game>_v<version>`` module: an illegal action raises ``ValueError``."""
+    return importlib.import_module(module_name(game)).raw_env(**config)
 
 
 def shared_env(game: str, config: dict[str, Any], seed: int = 0) -> PettingZooWrapper:

@@ -224,6 +224,7 @@ def test_to_text_draws_walls_like_openspiel() -> None:
 
 
 def test_render_rgb_draws_board_pawns_and_walls() -> None:
+    pytest.importorskip("PIL")
     state = TWO.position(["c5", "c1"], ["b1h"])
     image = TWO.render_rgb(state)
     assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3

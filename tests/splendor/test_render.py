@@ -1,22 +1,33 @@
-"""The picture of a position: a real drawing (not the text fallback) that follows the state."""
+"""The picture of a position: the game's SVG drawing rasterised (not the text fallback), following the state."""
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 import pytest
 
 import boardenvs
-from boardenvs.core import text_to_rgb
-from boardenvs.games.splendor.render import RESOURCE_COLOURS, image_size
+from boardenvs.games.splendor.svg import GEM_FILLS
+from boardenvs.raster import frame_size
+from boardenvs.svg import text_svg
 from tests.splendor.helpers import play, start
+
+pytest.importorskip("PIL")
+
+
+def picture_size(markup: str) -> tuple[float, float]:
+    width, height = re.search(r'width="([\d.]+)" height="([\d.]+)"', markup).groups()
+    return float(width), float(height)
 
 
 @pytest.mark.parametrize("preset", ["2p", "4p", "rinascimento"])
-def test_the_picture_is_an_rgb_array_of_the_documented_size(preset: str) -> None:
+def test_the_picture_is_an_rgb_array_of_the_svg_pictures_size(preset: str) -> None:
     game = boardenvs.make_game("splendor", preset=preset)
-    image = game.render_rgb(game.initial_state(np.random.default_rng(0)))
-    assert image.dtype == np.uint8 and image.shape == (*image_size(game.config), 3)
-    assert image.shape != text_to_rgb(game.to_text(game.initial_state(np.random.default_rng(0)))).shape
+    state = game.initial_state(np.random.default_rng(0))
+    image = game.render_rgb(state)
+    assert image.dtype == np.uint8 and image.shape == (*frame_size(*picture_size(game.render_svg(state))), 3)
+    assert image.shape[:2] != frame_size(*picture_size(text_svg(game.to_text(state), "splendor")))
 
 
 def test_the_picture_changes_with_the_state_and_shows_the_gem_colours() -> None:
@@ -28,7 +39,8 @@ def test_the_picture_changes_with_the_state_and_shows_the_gem_colours() -> None:
     other_deal = game.render_rgb(game.initial_state(np.random.default_rng(1)))
     assert not np.array_equal(before, other_deal)
     pixels = {tuple(p) for p in before.reshape(-1, 3).tolist()}
-    assert {tuple(c) for c in RESOURCE_COLOURS.tolist()} <= pixels  # every gem colour and gold is drawn
+    gems = {tuple(int(fill[k : k + 2], 16) for k in (1, 3, 5)) for fill in GEM_FILLS}
+    assert gems <= pixels  # every gem colour and gold is drawn
 
 
 def test_the_picture_is_a_pure_function_of_the_state() -> None:

@@ -10,7 +10,7 @@ from boardenvs.core import TERMINAL, Game, GameSpec
 from boardenvs.games.battle_sheep.config import MAX_PLAYERS, BattleSheepConfig
 from boardenvs.games.battle_sheep.observation import observation_fields, observe
 from boardenvs.games.battle_sheep.reasons import illegal_reason
-from boardenvs.games.battle_sheep.render import render_rgb, to_text
+from boardenvs.games.battle_sheep.render import to_text
 from boardenvs.games.battle_sheep.rules import (
     RANK_POINTS,
     can_place,
@@ -48,6 +48,9 @@ class Move(NamedTuple):
 
 class BattleSheep(Game[BattleSheepState, Move]):
     """Battle Sheep, the NYCU AI Capstone 2024 square-grid variant (docs/rules/rules.md §4), for 2 to 4 players.
+
+    Version history: docs/versions.md (``version`` is in the env ids and the module name,
+    ``boardenvs.battle_sheep_v<version>``).
 
     **Board.** ``n x n`` cells (``board_size``); ``initial_state`` grows a random 4-connected field of
     exactly ``field_size`` cells from a random seed cell (docs/rules/rules.md S1); the other cells are not field.
@@ -280,9 +283,6 @@ class BattleSheep(Game[BattleSheepState, Move]):
         if self.config.hidden_counts and state.current_player != player and not text.startswith("place"):
             return text.rsplit(" ", 1)[0] + " ?"
         return text
-
-    def render_rgb(self, state: BattleSheepState) -> np.ndarray:
-        return render_rgb(state, self.config.board_size, self.config.sheep_per_player)
 
     def _render_svg(self, state: BattleSheepState, seat: int | None, mask: np.ndarray | None) -> str:
         """The board, the players' panel and the mover's targets (see ``battle_sheep.svg``); a seat with

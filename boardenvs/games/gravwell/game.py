@@ -89,6 +89,9 @@ class Move(NamedTuple):
 class Gravwell(Game[GravwellState, Move]):
     """Gravwell: Escape from the 9th Dimension, as the Gravitas engine plays it (docs/rules/rules.md §1), 2-4 players.
 
+    Version history: docs/versions.md (``version`` is in the env ids and the module name,
+    ``boardenvs.gravwell_v<version>``).
+
     **Board.** Tiles 0 (Singularity) .. 54 (Warp Gate). Every ship starts on 0; hulks sit on 36 (and 26
     with 3+ players). 26 fuel cards (``cards.csv``), indexed 0..25 in resolution (symbol) order.
 

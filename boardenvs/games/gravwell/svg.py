@@ -48,7 +48,7 @@ MARGIN, HEADER, SIDE_X, SIDE_WIDTH, ROW_HEIGHT, ROW_GAP = 16, 48, 668, 316, 70, 
 WIDTH = SIDE_X + SIDE_WIDTH + MARGIN
 TRACK_BOTTOM = HEADER + ROWS * ROW_PITCH
 CARD_W, CARD_H, MINI_W, MINI_H = 34, 46, 22, 30
-HAND_X, STOP_X, GO_X, COMMIT_X, LAST_X = 292, 196, 236, 540, 760
+HAND_X, STOP_X, GO_X, COMMIT_X, LAST_X = 292, 196, 236, 580, 760  # COMMIT_X: after a full hand of six
 CARD_FILLS = ("#ffe082", "#ce93d8", "#80cbc4")
 """Card faces by type: fuel (normal) yellow, repulsor purple, tractor teal (the printed colours)."""
 TYPE_LABELS = ("fuel", "repulse", "tractor")

@@ -10,7 +10,7 @@ from boardenvs.core import TERMINAL, Game, GameSpec, Symmetry, check_int, shared
 from boardenvs.games.node_conquest.board import board_for
 from boardenvs.games.node_conquest.config import NodeConquestConfig
 from boardenvs.games.node_conquest.observation import Observer, observation_fields
-from boardenvs.games.node_conquest.render import OWNER_LETTERS, render_rgb, to_text
+from boardenvs.games.node_conquest.render import OWNER_LETTERS, to_text
 from boardenvs.games.node_conquest.rules import Rules
 from boardenvs.games.node_conquest.state import NEUTRAL, NodeConquestState
 from boardenvs.games.node_conquest.svg import node_conquest_svg
@@ -36,6 +36,9 @@ PASS_MOVE = Move(-1, -1, -1)
 
 class NodeConquest(Game[NodeConquestState, Move]):
     """Node Conquest, the states.io-like grid game of seed 001, on grids, hex maps or any connected graph.
+
+    Version history: docs/versions.md (``version`` is in the env ids and the module name,
+    ``boardenvs.node_conquest_v<version>``).
 
     **Players.** 2..4, moving in turn order 0, 1, ... and skipping eliminated players. Default starts:
     the corners, player 0 top-left, 1 bottom-right, 2 top-right, 3 bottom-left (graphs: node
@@ -207,9 +210,6 @@ class NodeConquest(Game[NodeConquestState, Move]):
 
     def to_text(self, state: NodeConquestState) -> str:
         return to_text(self.board, state)
-
-    def render_rgb(self, state: NodeConquestState) -> np.ndarray:
-        return render_rgb(self.board, state, self.config.unit_scale)
 
     def _render_svg(self, state: NodeConquestState, seat: int | None, mask: np.ndarray | None) -> str:
         """Every node with its owner and units, the edges, the score (:mod:`boardenvs.games.node_conquest.svg`);

@@ -17,7 +17,7 @@ from boardenvs.games.quoridor.notation import (
     unified_of_move,
 )
 from boardenvs.games.quoridor.observation import Observer, observation_fields
-from boardenvs.games.quoridor.render import render_rgb, to_text
+from boardenvs.games.quoridor.render import to_text
 from boardenvs.games.quoridor.rules import legal_moves, successor
 from boardenvs.games.quoridor.state import NO_WINNER, QuoridorState
 from boardenvs.games.quoridor.svg import quoridor_svg
@@ -27,6 +27,9 @@ from boardenvs.games.quoridor.tables import tables_for
 
 class Quoridor(Game[QuoridorState, Move]):
     """Quoridor (Gigamic) for 2 or 4 players, official rules, OpenSpiel's notation and move cap.
+
+    Version history: docs/versions.md (``version`` is in the env ids and the module name,
+    ``boardenvs.quoridor_v<version>``).
 
     Rules and sources: ``docs/rules/rules.md`` §5 (official rules §5.2, OpenSpiel's implementation §5.3,
     the source paper's liberal jumps §5.4).
@@ -202,9 +205,6 @@ class Quoridor(Game[QuoridorState, Move]):
 
     def to_text(self, state: QuoridorState) -> str:
         return to_text(self.tables, state)
-
-    def render_rgb(self, state: QuoridorState) -> np.ndarray:
-        return render_rgb(self.tables, state)
 
     def _render_svg(self, state: QuoridorState, seat: int | None, mask: np.ndarray | None) -> str:
         """The board, walls, pawns, goals and walls left (:mod:`boardenvs.games.quoridor.svg`); with ``mask``,

@@ -1,8 +1,6 @@
-"""Text and picture forms of a Quoridor position (pure numpy, no drawing library)."""
+"""Text forms of a Quoridor position (the picture is ``svg.py``)."""
 
 from __future__ import annotations
-
-import numpy as np
 
 from boardenvs.core import TERMINAL
 from boardenvs.games.quoridor.notation import LETTERS
@@ -60,52 +58,3 @@ def _draw_wall(grid: list[list[str]], row: int, col: int, horizontal: bool) -> N
 def to_text(tables: Tables, state: QuoridorState) -> str:
     """The status line followed by the board."""
     return "\n".join([status_line(tables, state), *board_lines(tables, state)])
-
-
-# -- picture ------------------------------------------------------------------------------------
-SQUARE = 32  # pixels per square, grid lines included
-MARGIN = 8
-BOARD_COLOUR = (236, 214, 168)
-LINE_COLOUR = (150, 120, 80)
-WALL_COLOUR = (60, 35, 20)
-PLAYER_COLOURS = ((200, 40, 40), (40, 90, 200), (230, 230, 235), (40, 150, 60))
-
-
-def render_rgb(tables: Tables, state: QuoridorState) -> np.ndarray:
-    """``uint8[H, W, 3]``: light board, grid lines, a coloured disc per pawn, walls as dark bars."""
-    size = tables.n * SQUARE + 2 * MARGIN
-    image = np.empty((size, size, 3), dtype=np.uint8)
-    image[:] = BOARD_COLOUR
-    _draw_grid(image, tables.n)
-    for bit in bits_of(state.board.placed):
-        _draw_wall_bar(image, *tables.wall_of_bit(bit))
-    for player, cell in enumerate(state.pawns):
-        _draw_disc(image, *divmod(cell, tables.n), PLAYER_COLOURS[player], player == state.current_player)
-    return image
-
-
-def _draw_grid(image: np.ndarray, n: int) -> None:
-    for k in range(n + 1):
-        position = MARGIN + k * SQUARE
-        image[position - 1 : position + 1, MARGIN - 1 : MARGIN + n * SQUARE + 1] = LINE_COLOUR
-        image[MARGIN - 1 : MARGIN + n * SQUARE + 1, position - 1 : position + 1] = LINE_COLOUR
-
-
-def _draw_wall_bar(image: np.ndarray, row: int, col: int, horizontal: bool) -> None:
-    thickness = 3
-    if horizontal:
-        y, x = MARGIN + (row + 1) * SQUARE, MARGIN + col * SQUARE
-        image[y - thickness : y + thickness, x + 2 : x + 2 * SQUARE - 2] = WALL_COLOUR
-    else:
-        y, x = MARGIN + row * SQUARE, MARGIN + (col + 1) * SQUARE
-        image[y + 2 : y + 2 * SQUARE - 2, x - thickness : x + thickness] = WALL_COLOUR
-
-
-def _draw_disc(image: np.ndarray, row: int, col: int, colour: tuple[int, int, int], to_move: bool) -> None:
-    top, left = MARGIN + row * SQUARE, MARGIN + col * SQUARE
-    offsets = np.arange(SQUARE) - (SQUARE - 1) / 2
-    distance = np.hypot(offsets[:, None], offsets[None, :])
-    patch = image[top : top + SQUARE, left : left + SQUARE]
-    radius = SQUARE * 0.36
-    patch[distance <= radius] = (20, 20, 20) if to_move else colour
-    patch[distance <= radius - (3 if to_move else 0)] = colour

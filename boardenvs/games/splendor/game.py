@@ -12,7 +12,6 @@ from boardenvs.games.splendor.cards import LETTERS, NUM_LEVELS
 from boardenvs.games.splendor.config import SplendorConfig
 from boardenvs.games.splendor.events import DRAW_CARD, RESERVE_HIDDEN_CARD, Event
 from boardenvs.games.splendor.observation import observation_fields, observe
-from boardenvs.games.splendor.render import render_rgb
 from boardenvs.games.splendor.state import PAY as PAY_PHASE
 from boardenvs.games.splendor.state import PHASE_NAMES, POINTS, SplendorState
 from boardenvs.games.splendor.svg import draw_svg
@@ -47,6 +46,9 @@ _KIND_INDEX = {kind: index for index, kind in enumerate(KINDS)}
 
 class Splendor(Game[SplendorState, Move]):
     """Splendor for 2 to 4 players: official rules (docs/rules/rules.md §3.3, P1-P7) or Rinascimento's (R1, R5-R9).
+
+    Version history: docs/versions.md (``version`` is in the env ids and the module name,
+    ``boardenvs.splendor_v<version>``).
 
     **Setup.** Each level deck (40/30/20 cards) is shuffled by ``initial_state(rng)``; ``face_up`` cards per
     level are revealed, ``nobles`` nobles (default players + 1) are drawn, gem stacks hold
@@ -314,11 +316,6 @@ class Splendor(Game[SplendorState, Move]):
             "pass": lambda: "pass",
         }
         return names[kind]()
-
-    def render_rgb(self, state: SplendorState) -> np.ndarray:
-        """``uint8[H, W, 3]``: nobles, the face-up cards as coloured rectangles, the supply and each player's
-        tokens, bonuses, reserves and points as coloured blocks (see ``render.py``)."""
-        return render_rgb(self.config, self.tables.cards, state)
 
     def _render_svg(self, state: SplendorState, seat: int | None, mask: np.ndarray | None) -> str:
         """Nobles, the three levels with their decks, the supply and a panel per seat, drawn as ``seat`` may see
