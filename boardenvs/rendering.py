@@ -41,12 +41,19 @@ def available_render_modes() -> list[str]:
 
 
 def check_render_mode(render_mode: str | None) -> None:
-    """Raise ``ValueError`` naming ``render_mode`` unless it is ``None`` or one of :data:`RENDER_MODES`, and
-    ``ImportError`` naming the extra when the modules the mode needs are not installed."""
+    """Raise ``ValueError`` naming ``render_mode`` unless it is ``None`` or one of :data:`RENDER_MODES`.
+
+    A mode whose modules are missing is accepted here (PettingZoo's ``render_test`` constructs every env with
+    ``"human"`` before it reads the modes offered); drawing a frame then raises :func:`require_render_modules`'s
+    error."""
     if render_mode is not None and render_mode not in RENDER_MODES:
         allowed = [None, *RENDER_MODES]
         raise ValueError(f"render_mode must be one of {allowed}, got {render_mode!r}")
-    missing = missing_render_modules(render_mode) if render_mode is not None else []
+
+
+def require_render_modules(render_mode: str) -> None:
+    """Raise ``ImportError`` naming ``render_mode``, the missing modules and the extra, unless they are installed."""
+    missing = missing_render_modules(render_mode)
     if missing:
         raise ImportError(f"render_mode={render_mode!r} needs {' and '.join(missing)}, not installed: {RENDER_EXTRA}")
 
@@ -140,6 +147,8 @@ def render_view(
     """
     if render_mode == "ansi":
         return game.to_text(state) if seat is None else game.text_for(state, seat)
+    if render_mode is not None:
+        require_render_modules(render_mode)
     if render_mode == "rgb_array":
         return rgb_frame(game, state, seat)
     if render_mode == "human":

@@ -59,7 +59,14 @@ from boardenvs.aec import (
 )
 from boardenvs.core import as_action, check_finite, check_int
 from boardenvs.registry import make_game, make_opponent_agent
-from boardenvs.rendering import RENDER_FPS, HumanWindow, available_render_modes, check_render_mode, render_view
+from boardenvs.rendering import (
+    RENDER_FPS,
+    HumanWindow,
+    available_render_modes,
+    check_render_mode,
+    render_view,
+    require_render_modules,
+)
 
 MAX_NEW_GAMES: int = 100
 """How many new games ``reset`` starts at most when a game ends before the learner's first move."""
@@ -185,6 +192,8 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
         **config: Any,
     ) -> None:
         check_render_mode(render_mode)
+        if render_mode is not None:  # now, not at the first frame: Gymnasium's checker asserts there first
+            require_render_modules(render_mode)
         check_illegal_action(illegal_action)
         check_observation_format(observation_format)
         self.game = make_game(game_name, preset=preset, **config)

@@ -71,18 +71,38 @@ def test_gymnasiums_and_pettingzoos_checkers_pass_without_any_extra() -> None:
 def test_a_render_mode_that_needs_an_extra_names_it() -> None:
     code = (
         "import gymnasium, boardenvs\n"
+        "from boardenvs import quoridor_v0\n"
         "for mode in ('rgb_array', 'human'):\n"
         "    try:\n"
         "        gymnasium.make('boardenvs/Quoridor-v0', board_size=5, render_mode=mode)\n"
+        "    except ImportError as error:\n"
+        "        print(error)\n"
+        "    env = quoridor_v0.env(board_size=5, render_mode=mode)\n"  # PettingZoo's render_test builds it first
+        "    try:\n"
+        "        env.reset(seed=0)\n"  # human mode draws the first frame here
+        "        env.render()\n"
         "    except ImportError as error:\n"
         "        print(error)\n"
     )
     out = run_without(("PIL", "pygame"), code)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
-    assert len(lines) == 2
-    for mode, line in zip(("rgb_array", "human"), lines):
-        assert f"render_mode={mode!r}" in line and 'pip install "boardenvs[render]"' in line
+    assert len(lines) == 4
+    for mode, line in zip(("rgb_array", "rgb_array", "human", "human"), lines):
+        assert f"render_mode={mode!r} needs PIL" in line and 'pip install "boardenvs[render]"' in line
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_pettingzoos_render_test_passes_without_the_render_extra() -> None:
+    code = (
+        "from pettingzoo.test import render_test\n"
+        "from boardenvs import quoridor_v0\n"
+        "render_test(lambda render_mode=None: quoridor_v0.env(board_size=5, render_mode=render_mode))\n"
+        "print(quoridor_v0.env().metadata['render_modes'])\n"
+    )
+    out = run_without(("PIL", "pygame"), code)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[-1] == "['ansi']"
 
 
 def test_with_pillow_but_no_pygame_rgb_array_is_offered_and_human_is_not() -> None:
