@@ -192,6 +192,17 @@ def test_q_values_of_illegal_actions_are_minus_1e9_and_targets_stay_finite() -> 
     assert torch.isfinite(targets).all() and abs(float(targets[1]) - 1.0) < 1e-6
 
 
+def test_the_replay_buffer_stores_each_final_observation_with_no_legal_move() -> None:
+    model = quick_model("dqn", n_envs=2)
+    model.learn(600)
+    buffer = model.replay_buffer
+    stored = buffer.size() if not buffer.full else buffer.buffer_size
+    dones = buffer.dones[:stored].astype(bool)
+    next_masks = buffer.next_observations["action_mask"][:stored]
+    assert dones.any()  # the env shows those final observations with an all-ones mask
+    assert not next_masks[dones].any() and next_masks[~dones].any(axis=-1).all()
+
+
 def test_dqn_training_keeps_parameters_and_bootstrap_values_finite() -> None:
     model = quick_model("dqn", n_envs=2)
     model.learn(1_500)

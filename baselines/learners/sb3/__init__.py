@@ -4,7 +4,14 @@ Importing this package imports torch and SB3 (``pip install boardenvs[train]``);
 
 - :mod:`baselines.learners.sb3.policies`: feature extractors chosen from the game's spec, ``policy_kwargs_for``,
   ``make_model``;
-- :mod:`baselines.learners.sb3.dqn`: ``MaskedDQN`` (masks in the greedy choice, the TD target, ε-exploration, warm-up);
+- :mod:`baselines.learners.sb3.ppo`: ``MaskedPPO``, a ``MaskablePPO`` whose ``SelfMaskingMultiInputPolicy`` masks
+  with ``obs["action_mask"]`` when given no ``action_masks`` (SB3's ``evaluate_policy``, rl-zoo3, SuperSuit);
+- :mod:`baselines.learners.sb3.dqn`: ``MaskedDQN`` (masks in the greedy choice, the TD target, ε-exploration, warm-up;
+  its Q-network reads ``obs["action_mask"]`` too);
+- :mod:`baselines.learners.sb3.evaluate`: ``evaluate_model`` (a model on the single-agent env with its masks: wins,
+  draws, losses, mean return with a 95% interval, mean length, illegal moves);
+- :mod:`baselines.learners.sb3.rl_zoo`: rl-zoo3's ``ppo_mask`` and hyperparameters for every game
+  (``scripts/rl_zoo.py``);
 - :mod:`baselines.learners.sb3.agent`: ``SB3Agent`` (a trained model as an arena agent), ``save_model`` (the safe
   files and SB3's zip) / ``load_model`` (the safe files; a zip only with ``trusted=True``: SB3 unpickles it);
 - :mod:`baselines.learners.sb3.safe`: the safe format, a policy's tensors (``.pt``, ``torch.load(weights_only=True)``)
@@ -20,7 +27,9 @@ Importing this package imports torch and SB3 (``pip install boardenvs[train]``);
 
 from baselines.learners.sb3.agent import ModelCard, SB3Agent, load_model, read_model_card, save_model
 from baselines.learners.sb3.dqn import MASKED_Q_VALUE, MaskedDQN, MaskedDQNPolicy
+from baselines.learners.sb3.evaluate import ModelEvaluation, evaluate_model
 from baselines.learners.sb3.policies import ALGORITHMS, PlanesExtractor, VectorExtractor, make_model, policy_kwargs_for
+from baselines.learners.sb3.ppo import MaskedPPO, SelfMaskingMultiInputPolicy
 from baselines.learners.sb3.selfplay import SnapshotCallback, SnapshotPool
 
 __all__ = [
@@ -28,12 +37,16 @@ __all__ = [
     "MASKED_Q_VALUE",
     "MaskedDQN",
     "MaskedDQNPolicy",
+    "MaskedPPO",
     "ModelCard",
+    "ModelEvaluation",
     "PlanesExtractor",
     "SB3Agent",
+    "SelfMaskingMultiInputPolicy",
     "SnapshotCallback",
     "SnapshotPool",
     "VectorExtractor",
+    "evaluate_model",
     "load_model",
     "make_model",
     "policy_kwargs_for",

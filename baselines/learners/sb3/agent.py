@@ -108,11 +108,14 @@ def sidecar_path(model_path: str | Path) -> Path:
 
 
 def algorithm_of(model: BaseAlgorithm | PolicyModel) -> str:
-    """``"ppo"`` or ``"dqn"``: the name of the model's class in :data:`ALGORITHMS`."""
+    """``"ppo"`` or ``"dqn"``: the name of the model's class in :data:`ALGORITHMS` (any ``MaskablePPO`` is ``"ppo"``:
+    sb3-contrib's own, our :class:`~baselines.learners.sb3.ppo.MaskedPPO`)."""
     if isinstance(model, PolicyModel):
         return model.algo
+    from sb3_contrib import MaskablePPO
+
     for algo in ALGORITHMS:
-        if isinstance(model, algorithm_class(algo)):
+        if isinstance(model, MaskablePPO if algo == "ppo" else algorithm_class(algo)):
             return algo
     raise ValueError(f"unsupported model class {type(model).__name__}; expected MaskablePPO or MaskedDQN")
 
@@ -332,8 +335,12 @@ def load_model(
         path: The model: its ``.pt``, ``.json``, ``.zip`` or their stem.
         game: The game it must fit.
         device: Torch device.
-        trusted: Load the SB3 zip itself (its MaskablePPO or MaskedDQN, able to train on) instead of the safe
+        trusted: Load the SB3 zip itself (its MaskedPPO or MaskedDQN, able to train on) instead of the safe
             files. SB3 unpickles the zip, which runs any code in it: only for files you trust (a run's own).
+
+    Either way the model's policy masks itself with ``obs["action_mask"]`` when ``predict`` is given no
+    ``action_masks`` (a zip's plain MaskablePPO policy is given the self-masking one, which has the same tensors), so
+    the model plays legal moves for SB3's ``evaluate_policy``, rl-zoo3 or any caller that passes no mask.
 
     Returns:
         The model (a :class:`~baselines.learners.sb3.safe.PolicyModel`, or with ``trusted`` the SB3 algorithm), and
@@ -479,13 +486,15 @@ class SB3Agent(BaseAgent):
         return self._replace_illegal(observation, mask, action)
 
     def action_scores(self, observation: dict[str, np.ndarray]) -> np.ndarray:
-        """``float[num_actions]``: PPO's policy logits or DQN's Q-values for one observation."""
+        """``float[num_actions]``: PPO's policy logits (normalized over the observation's legal actions) or DQN's
+        Q-values (masked) for one observation."""
         tensors, _ = self.model.policy.obs_to_tensor(observation)
         with th.no_grad():
             if self.algo == "dqn":
                 scores = self.model.policy.q_net(tensors)
-            else:
-                scores = self.model.policy.get_distribution(tensors).distribution.logits
+            else:  # the mask given explicitly: the same scores from sb3-contrib's plain policy and the self-masking one
+                masks = np.asarray(observation["action_mask"]).reshape(1, -1) > 0
+                scores = self.model.policy.get_distribution(tensors, action_masks=masks).distribution.logits
         return scores.cpu().numpy().reshape(-1)
 
     def _best_action(self, observation: dict[str, np.ndarray], mask: np.ndarray) -> int:

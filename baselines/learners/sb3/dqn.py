@@ -6,9 +6,11 @@ SB3's DQN knows nothing of action masks. :class:`MaskedDQN` reads the mask from 
 - **Q-values** (:class:`MaskedQNetwork`): illegal actions get the finite :data:`MASKED_Q_VALUE` (-1e9, not
   ``-inf``, which would give ``inf * 0 = NaN`` in the TD target). This masks the greedy ``argmax`` and the
   target's ``max``, since the target network reads ``next_obs`` with its own mask. A row whose mask is all
-  zero (the observation after the game ended) gets Q-values 0: the game is over, so its value is 0. This
-  keeps targets finite and right even where SB3 bootstraps from a terminal observation (a game that ends at
-  its move cap is reported as truncated, and SB3 does not zero the bootstrap of a truncation).
+  zero gets Q-values 0: no move is left, so its value is 0. The envs show a finished episode with an all-ones
+  mask (safe for masked samplers, see ``docs/tools.md``), so :meth:`MaskedDQN._store_transition` stores every
+  final observation with an all-zero mask. This keeps targets right even where SB3 bootstraps from a final
+  observation (a game that ends at its move cap is reported as truncated, and SB3 does not zero the bootstrap of
+  a truncation).
 - **ε-exploration** (:meth:`MaskedDQN.predict`): each row explores with probability ε (one coin per row,
   SB3 flips one coin for the batch) and then plays a uniformly random *legal* action.
 - **Warm-up** (:meth:`MaskedDQN._sample_action`): before ``learning_starts``, SB3 samples
@@ -105,6 +107,22 @@ class MaskedDQN(DQN):
         flat = np.array(actions).reshape(-1)
         flat[explore] = random_legal_actions(masks[explore], self.action_space.np_random, flat[explore])
         return flat.reshape(np.shape(actions)), state
+
+    def _store_transition(
+        self,
+        replay_buffer: Any,
+        buffer_action: np.ndarray,
+        new_obs: ObservationLike,
+        reward: np.ndarray,
+        dones: np.ndarray,
+        infos: list[dict[str, Any]],
+    ) -> None:
+        """SB3's, with each final observation's mask cleared: the game is over, so the target's value there is 0."""
+        for done, info in zip(dones, infos):
+            final = info.get("terminal_observation") if done else None
+            if isinstance(final, dict) and "action_mask" in final:
+                info["terminal_observation"] = {**final, "action_mask": np.zeros_like(final["action_mask"])}
+        super()._store_transition(replay_buffer, buffer_action, new_obs, reward, dones, infos)
 
     def _sample_action(
         self, learning_starts: int, action_noise: ActionNoise | None = None, n_envs: int = 1

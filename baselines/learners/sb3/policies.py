@@ -9,7 +9,9 @@ extractor reads the ``"observation"`` entry with a body suited to ``spec.observa
 
 The ``"action_mask"`` entry is concatenated to those features (``use_mask=True``, the default): the legal
 moves are information the board alone shows only at some cost (Quoridor's legal walls need path searches),
-and the mask is cheap. Masking itself is done by the algorithm (MaskablePPO's logits, MaskedDQN's Q-values).
+and the mask is cheap. Masking itself is done by the policies (MaskedPPO's logits, MaskedDQN's Q-values), with the
+mask they are given or else ``obs["action_mask"]``, so callers that pass no mask (SB3's ``evaluate_policy``,
+rl-zoo3) play legal moves too.
 
 Example:
     >>> import boardenvs, gymnasium
@@ -32,7 +34,7 @@ from torch import nn
 from boardenvs.core import Game, GameSpec
 
 ALGORITHMS: tuple[str, ...] = ("ppo", "dqn")
-"""The algorithm names ``make_model`` accepts: MaskablePPO and MaskedDQN."""
+"""The algorithm names ``make_model`` accepts: MaskedPPO (a MaskablePPO) and MaskedDQN."""
 
 DEFAULT_CHANNELS: tuple[int, ...] = (32, 64)
 """Output channels of the CNN's 3x3 convolutions."""
@@ -218,11 +220,13 @@ def policy_kwargs_for(game_or_spec: Game | GameSpec, use_mask: bool | None = Non
 
 
 def algorithm_class(algo: str) -> type[BaseAlgorithm]:
-    """``MaskablePPO`` for ``"ppo"``, ``MaskedDQN`` for ``"dqn"``; ``ValueError`` naming the choices otherwise."""
+    """``MaskedPPO`` (``MaskablePPO`` whose policy masks itself from the observation,
+    :mod:`baselines.learners.sb3.ppo`) for ``"ppo"``, ``MaskedDQN`` for ``"dqn"``; ``ValueError`` naming the choices
+    otherwise."""
     if algo == "ppo":
-        from sb3_contrib import MaskablePPO
+        from baselines.learners.sb3.ppo import MaskedPPO
 
-        return MaskablePPO
+        return MaskedPPO
     if algo == "dqn":
         from baselines.learners.sb3.dqn import MaskedDQN
 
@@ -233,7 +237,8 @@ def algorithm_class(algo: str) -> type[BaseAlgorithm]:
 def make_model(
     algo: str, env: gymnasium.Env | Any, game: Game | GameSpec, seed: int | None = None, **overrides: Any
 ) -> BaseAlgorithm:
-    """A new MaskablePPO or MaskedDQN (``"MultiInputPolicy"``) with the extractor chosen for ``game``.
+    """A new MaskedPPO or MaskedDQN (``"MultiInputPolicy"``: masked by ``obs["action_mask"]`` when ``predict`` is
+    given no ``action_masks``) with the extractor chosen for ``game``.
 
     Args:
         algo: ``"ppo"`` or ``"dqn"``.

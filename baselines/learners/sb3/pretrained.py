@@ -14,6 +14,8 @@ Like ``alphazero:pretrained``, the agent is built without its game's config (``m
 name) and loads the model at its first ``act``, from the config of the game it plays (and again whenever it is
 given another game).
 
+The model itself, for SB3 code (``evaluate_policy``, your own loop), is :func:`load_pretrained`.
+
 Example:
     >>> agent = make_agent("ppo:pretrained", "quoridor")  # doctest: +SKIP
     >>> game = make_game("quoridor", board_size=5)  # the config it was trained for  # doctest: +SKIP
@@ -26,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from baselines.agent import BaseAgent, SeedLike
-from baselines.learners.sb3.agent import SB3Agent, load_model, read_model_card, read_safe_card
-from baselines.learners.sb3.safe import description_path, weights_path
+from baselines.learners.sb3.agent import ModelCard, SB3Agent, load_model, read_model_card, read_safe_card
+from baselines.learners.sb3.safe import PolicyModel, description_path, weights_path
 from baselines.pretrained import Shelf
 from boardenvs.core import Game
 
@@ -54,6 +56,30 @@ def pretrained_model(game: Game, algo: str = "ppo", models_dir: str | Path | Non
         ValueError: none is shipped for that config; the message names the configs that have one.
     """
     return shelf(algo, models_dir).find(game, {"algo": algo})
+
+
+def load_pretrained(
+    game: Game, algo: str = "ppo", models_dir: str | Path | None = None, device: str = "cpu"
+) -> tuple[PolicyModel, ModelCard]:
+    """The shipped ``algo`` model for ``game``'s config as an SB3-style model, and its card.
+
+    The model (a :class:`~baselines.learners.sb3.safe.PolicyModel`, read from the safe files: nothing is unpickled)
+    has SB3's ``predict(obs, state, episode_start, deterministic, action_masks=None)`` and masks itself with
+    ``obs["action_mask"]`` when given no ``action_masks``, so SB3's own ``evaluate_policy`` and sb3-contrib's
+    masked one both measure its real strength on the single-agent env.
+
+    Example:
+        >>> from stable_baselines3.common.evaluation import evaluate_policy  # doctest: +SKIP
+        >>> game = make_game("quoridor", board_size=5)  # doctest: +SKIP
+        >>> model, card = load_pretrained(game)  # doctest: +SKIP
+        >>> env = gymnasium.make("boardenvs/Quoridor-v0", board_size=5)  # doctest: +SKIP
+        >>> evaluate_policy(model, env, n_eval_episodes=100)  # doctest: +SKIP
+
+    Raises:
+        ValueError: none is shipped for that config (the message names the configs that have one), or its files are
+            damaged (named).
+    """
+    return load_model(pretrained_model(game, algo, models_dir), game, device)
 
 
 def ship(model_path: str | Path, command: str, notes: str = "", models_dir: str | Path | None = None) -> Path:
@@ -169,6 +195,7 @@ __all__ = [
     "PretrainedPPOAgent",
     "PretrainedSB3Agent",
     "evaluated_sampled",
+    "load_pretrained",
     "pretrained_model",
     "ship",
     "shelf",

@@ -10,10 +10,12 @@ it: loading a zip from someone else is running their program. The safe format is
   class, its observation and action spaces, the features extractor and its settings, the net arch, the activation,
   the DQN's final epsilon, and the SHA-256 of the weights file.
 
-Our code rebuilds the policy from that description (only the classes named in :data:`POLICY_CLASSES`,
+Our code rebuilds the policy from that description (only the classes named in :data:`KNOWN_POLICY_CLASSES`,
 :data:`EXTRACTORS` and :data:`ACTIVATIONS`: a description names classes, it never imports one) and loads the weights
-into it. The digest ties the two files together: a weights file cut short, zeroed, changed or left over from another
-save is refused before torch reads it. Every damaged or foreign file is a ``ValueError`` naming it.
+into it. The policies it rebuilds (:data:`POLICY_CLASSES`) mask themselves with the observation's ``action_mask``
+when ``predict`` is given no ``action_masks``, so SB3's own ``evaluate_policy`` plays a loaded model legally. The
+digest ties the two files together: a weights file cut short, zeroed, changed or left over from another save is
+refused before torch reads it. Every damaged or foreign file is a ``ValueError`` naming it.
 
 :class:`PolicyModel` is what a loaded policy plays through: the parts of an SB3 algorithm that
 :class:`~baselines.learners.sb3.agent.SB3Agent` uses (``predict``, ``policy``, the spaces, the step count).
@@ -41,6 +43,7 @@ from torch import nn
 
 from baselines.learners.sb3.dqn import MaskedDQNPolicy, with_action_masks
 from baselines.learners.sb3.policies import PlanesExtractor, VectorExtractor
+from baselines.learners.sb3.ppo import SelfMaskingMultiInputPolicy
 from baselines.runs import atomic_write
 
 FORMAT = "boardenvs-sb3-policy"
@@ -54,10 +57,29 @@ DESCRIPTION_SUFFIX = ".json"
 MODEL_SUFFIXES: tuple[str, ...] = (".zip", WEIGHTS_SUFFIX, DESCRIPTION_SUFFIX)
 """The suffixes of a model's files; a path with any of them, or with none, names the same model."""
 POLICY_CLASSES: dict[str, type[BasePolicy]] = {
-    "ppo": MaskableMultiInputActorCriticPolicy,
+    "ppo": SelfMaskingMultiInputPolicy,
     "dqn": MaskedDQNPolicy,
 }
-"""The policy class rebuilt for each algorithm."""
+"""The policy class rebuilt for each algorithm. Both mask themselves with ``obs["action_mask"]`` when given no
+``action_masks``, so a loaded model plays legal moves for callers that pass none (SB3's ``evaluate_policy``)."""
+POLICY_CLASS_NAMES: dict[str, str] = {
+    "ppo": MaskableMultiInputActorCriticPolicy.__name__,
+    "dqn": MaskedDQNPolicy.__name__,
+}
+"""The ``policy_class`` a description records for each algorithm: the class of the network. PPO's is sb3-contrib's
+``MaskableMultiInputActorCriticPolicy``, whose tensors :class:`SelfMaskingMultiInputPolicy` has unchanged, so the
+files this module writes load in readers that know only that name (every description written so far names it)."""
+DESCRIBED_POLICIES: dict[str, tuple[type[BasePolicy], ...]] = {
+    "ppo": (MaskableMultiInputActorCriticPolicy, SelfMaskingMultiInputPolicy),
+    "dqn": (MaskedDQNPolicy,),
+}
+"""The policy classes :func:`describe_policy` describes, for each algorithm (PPO's plain policy, from a zip made by
+sb3-contrib's ``MaskablePPO``, is rebuilt as the self-masking one)."""
+KNOWN_POLICY_CLASSES: dict[str, str] = {
+    cls.__name__: algo for algo, classes in DESCRIBED_POLICIES.items() for cls in classes
+}
+"""The ``policy_class`` names a description may record, and the algorithm of each; each is rebuilt as that
+algorithm's :data:`POLICY_CLASSES` entry."""
 EXTRACTORS: dict[str, type[BaseFeaturesExtractor]] = {
     cls.__name__: cls for cls in (PlanesExtractor, VectorExtractor, CombinedExtractor)
 }
@@ -122,12 +144,13 @@ def describe_policy(model: Any, weights_sha256: str) -> dict[str, Any]:
     """
     policy = model.policy
     algo = algorithm_of_policy(policy)
-    if type(policy) is not POLICY_CLASSES[algo]:
-        raise ValueError(f"the safe format rebuilds {POLICY_CLASSES[algo].__name__}, not {type(policy).__name__}")
+    if type(policy) not in DESCRIBED_POLICIES[algo]:
+        names = " or ".join(cls.__name__ for cls in DESCRIBED_POLICIES[algo])
+        raise ValueError(f"the safe format rebuilds {names}, not {type(policy).__name__}")
     description: dict[str, Any] = {
         "format": FORMAT,
         "version": FORMAT_VERSION,
-        "policy_class": type(policy).__name__,
+        "policy_class": POLICY_CLASS_NAMES[algo],
         "observation_space": _describe_dict_space(policy.observation_space),
         "action_space": {"n": int(policy.action_space.n)},
         "net_arch": _json_value("net_arch", policy.net_arch),
@@ -229,7 +252,7 @@ def build_policy(description: dict[str, Any], source: str) -> BasePolicy:
         ValueError: the description names a class this module does not rebuild, or settings the class refuses.
     """
     check_description(description, source)
-    classes = {cls.__name__: (algo, cls) for algo, cls in POLICY_CLASSES.items()}
+    classes = {name: (algo, POLICY_CLASSES[algo]) for name, algo in KNOWN_POLICY_CLASSES.items()}
     algo, policy_class = _known(source, "policy_class", description["policy_class"], classes)
     kwargs: dict[str, Any] = {
         "net_arch": description["net_arch"],
@@ -382,7 +405,11 @@ class PolicyModel:
         deterministic: bool = False,
         action_masks: np.ndarray | None = None,
     ) -> tuple[np.ndarray, tuple[np.ndarray, ...] | None]:
-        """The policy's action(s) as ``MaskablePPO.predict`` gives them (a DQN's greedy legal action)."""
+        """The policy's action(s) as ``MaskablePPO.predict`` gives them (a DQN's greedy legal action).
+
+        Without ``action_masks`` both policies mask with ``observation["action_mask"]``, so SB3's own
+        ``evaluate_policy(model, env)``, which passes none, plays only legal moves.
+        """
         if self.algo == "dqn":
             return self.policy.predict(with_action_masks(observation, action_masks), state, episode_start, True)
         return self.policy.predict(observation, state, episode_start, deterministic, action_masks=action_masks)
@@ -390,12 +417,15 @@ class PolicyModel:
 
 __all__ = [
     "ACTIVATIONS",
+    "DESCRIBED_POLICIES",
     "DESCRIPTION_SUFFIX",
     "EXTRACTORS",
     "FORMAT",
     "FORMAT_VERSION",
+    "KNOWN_POLICY_CLASSES",
     "MODEL_SUFFIXES",
     "POLICY_CLASSES",
+    "POLICY_CLASS_NAMES",
     "PolicyModel",
     "UnsafeModelError",
     "WEIGHTS_SUFFIX",
