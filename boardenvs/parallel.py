@@ -175,11 +175,11 @@ class BoardGameParallel(ParallelEnv[str, ObsDict, int], EzPickle):
                 offenders.append(agent)
             state = self.game.apply(state, action)
         self.game_state = state
-        outcome = self._outcome(live)
-        for agent in offenders:
-            outcome[1][agent] += float(self.illegal_reward)
-            outcome[4][agent]["illegal_action"] = True
-        return outcome
+        observations, rewards, terminations, truncations, infos = self._outcome(live)
+        for agent in offenders:  # illegal_action="replace": penalised and flagged, the game went on
+            rewards[agent] += float(self.illegal_reward)
+            infos[agent]["illegal_action"] = True
+        return observations, rewards, terminations, truncations, infos
 
     def _check_actions(self, actions: dict[str, Any]) -> list[str]:
         if not isinstance(actions, dict):

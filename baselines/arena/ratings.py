@@ -6,11 +6,14 @@ import math
 
 import numpy as np
 
+Z_95 = 1.959964
+"""The standard-normal quantile of a two-sided 95% interval."""
+
 ELO_MEAN = 1500.0
 """The mean of every fitted rating list (ratings are only defined up to a shift)."""
 
 
-def wilson_interval(successes: float, trials: int, z: float = 1.959964) -> tuple[float, float]:
+def wilson_interval(successes: float, trials: int, z: float = Z_95) -> tuple[float, float]:
     """The Wilson score interval of a proportion (95% for the default ``z``).
 
     Args:

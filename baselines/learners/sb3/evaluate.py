@@ -31,12 +31,9 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from baselines.arena.ratings import wilson_interval
+from baselines.arena.ratings import Z_95, wilson_interval
 from boardenvs.envs import gym_env_id
 from boardenvs.registry import list_games
-
-Z_95 = 1.959964
-"""The standard-normal quantile of a two-sided 95% interval."""
 
 
 @dataclass(frozen=True)
