@@ -1,7 +1,11 @@
 """The game contract every boardenvs game implements (``docs/design.md`` §2).
 
-A :class:`Game` is a stateless object: it holds only its frozen config and its :class:`GameSpec`.
-All mutable data lives in a :class:`State`. ``apply`` returns a new state and never mutates its input.
+A :class:`Game` holds no game in progress: only its frozen config, its :class:`GameSpec`, its symmetries and the
+tables built from the config (with caches of pure functions of them). Everything about one game in progress lives
+in a :class:`State`. ``apply`` returns a new state and never changes what its input means: ``state.key()`` is the
+same before and after (``check_game`` verifies it). A state may carry memos that the game writes on it lazily (its
+legal-action mask, Quoridor's wall and path caches): pure functions of the state, outside ``key()``, so filling one
+never changes the state's meaning.
 Randomness enters at two doors only: :meth:`Game.initial_state` and :meth:`Game.determinize`.
 """
 
@@ -90,8 +94,10 @@ class State(Protocol):
     def key(self) -> bytes: ...
 
 
-S = TypeVar("S")
+S = TypeVar("S", bound=State)
+"""A game's state type: any class with the :class:`State` members."""
 M = TypeVar("M")
+"""A game's move type (a NamedTuple)."""
 
 
 class Symmetry(ABC, Generic[S]):
@@ -132,7 +138,7 @@ class Symmetry(ABC, Generic[S]):
 
     def mover_of(self, state: S) -> int:
         """The seat to move in the transformed state (``TERMINAL`` stays)."""
-        player = state.current_player  # type: ignore[attr-defined]
+        player = state.current_player
         return player if player == TERMINAL else self.players[player]
 
     def action_values_of(self, values: np.ndarray) -> np.ndarray:
@@ -193,7 +199,7 @@ class Game(ABC, Generic[S, M]):
         return f"{type(self).__name__}({self.config!r})"
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other.config == self.config  # type: ignore[attr-defined]
+        return isinstance(other, Game) and type(other) is type(self) and other.config == self.config
 
     def __hash__(self) -> int:
         return hash((type(self), self.config))
@@ -230,7 +236,8 @@ class Game(ABC, Generic[S, M]):
     def _apply(self, state: S, action: int) -> S:
         """The successor of ``state`` after the legal ``action`` (a Python int), with ``ply`` one higher.
 
-        Called by :meth:`apply` after the legality check; never mutates ``state``. The move cap is not its job.
+        Called by :meth:`apply` after the legality check; leaves ``state`` meaning what it meant (memos aside, see
+        the module docstring). The move cap is not its job.
         """
 
     @abstractmethod
@@ -266,8 +273,8 @@ class Game(ABC, Generic[S, M]):
         new = self._apply_if_legal(state, action) if type(action) is int else None
         if new is None:
             new = self._apply(state, self.check_action(state, action))
-        if new.ply >= self._move_cap and (  # type: ignore[attr-defined]
-            new.current_player != TERMINAL or self.cap_overrides_final_win  # type: ignore[attr-defined]
+        if new.ply >= self._move_cap and (
+            new.current_player != TERMINAL or self.cap_overrides_final_win
         ):
             self._end_at_move_cap(new)
         return new
@@ -283,7 +290,7 @@ class Game(ABC, Generic[S, M]):
     def is_legal(self, state: S, action: int) -> bool:
         """Whether the Python int ``action`` is legal in ``state`` (games override it with a faster test)."""
         return (
-            state.current_player != TERMINAL  # type: ignore[attr-defined]
+            state.current_player != TERMINAL
             and 0 <= action < self._num_actions
             and bool(self.legal_action_mask(state)[action])
         )
@@ -311,8 +318,8 @@ class Game(ABC, Generic[S, M]):
 
         Games that record the outcome on the state (winners by ranking) extend this and call ``super()``.
         """
-        state.current_player = TERMINAL  # type: ignore[attr-defined]
-        state.truncated = True  # type: ignore[attr-defined]
+        state.current_player = TERMINAL
+        state.truncated = True
 
     # -- defaults ------------------------------------------------------------------------------
     def scores(self, state: S) -> np.ndarray:
@@ -320,11 +327,11 @@ class Game(ABC, Generic[S, M]):
         return self.returns(state)
 
     def is_terminal(self, state: S) -> bool:
-        return state.current_player == TERMINAL  # type: ignore[attr-defined]
+        return state.current_player == TERMINAL
 
     def is_truncated(self, state: S) -> bool:
         """True when the game ended by reaching ``spec.max_game_length`` rather than by its rules."""
-        return bool(state.truncated)  # type: ignore[attr-defined]
+        return bool(state.truncated)
 
     def legal_actions(self, state: S) -> np.ndarray:
         """Sorted ids of the legal actions (``int64``; may be read-only and shared, like the mask)."""
@@ -341,18 +348,18 @@ class Game(ABC, Generic[S, M]):
         """The players who choose their next actions at once, none seeing the others' choices: the player to
         move, unless the game is in a secret simultaneous phase (Gravwell's card commit). Their actions are
         applied in this order; ``()`` once the game is over."""
-        return () if self.is_terminal(state) else (state.current_player,)  # type: ignore[attr-defined]
+        return () if self.is_terminal(state) else (state.current_player,)
 
     def legal_action_mask_of(self, state: S, player: int) -> np.ndarray:
         """The legal actions of ``player``, one of :meth:`simultaneous_players` (``ValueError`` for another)."""
-        if player != state.current_player:  # type: ignore[attr-defined]
+        if player != state.current_player:
             raise ValueError(f"player {player} does not act in this state; {self.simultaneous_players(state)} do")
         return self.legal_action_mask(state)
 
     def determinize(self, state: S, player: int, rng: np.random.Generator) -> S:
         """A state ``player`` cannot tell apart from ``state``; a plain copy for perfect information."""
         del player, rng
-        return state.copy()  # type: ignore[attr-defined]
+        return state.copy()
 
     def visible_events(self, state: S, events: list[Any], player: int) -> list[Any]:
         """The part of ``events`` (new entries of ``state.events``) that ``player`` may see.

@@ -27,25 +27,44 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle, seeding
 from pettingzoo import ParallelEnv
 
-from boardenvs.aec import (
-    ObsDict,
+from boardenvs.conventions import (
     agent_name,
     check_illegal_action,
+    check_reset_options,
+    illegal_action_message,
+    illegal_reason,
+    random_legal_action,
+)
+from boardenvs.core import Game, as_action, check_finite
+from boardenvs.observations import (
+    ObsDict,
     check_observation_format,
     check_observation_layout,
-    check_reset_options,
     encode_observation,
     in_layout,
     masked_observation_space,
-    random_legal_action,
     state_space,
 )
-from boardenvs.core import Game, as_action, check_finite
 from boardenvs.registry import make_game
 from boardenvs.rendering import RENDER_FPS, HumanWindow, available_render_modes, check_render_mode, render_state
 
 ILLEGAL_REWARD: float = -1.0
 """What the penalising Parallel env (and the wrapped AEC env) give an illegal action: PettingZoo classic's -1."""
+
+
+def checked_illegal_reward(illegal_reward: Any, illegal_action: str) -> float | None:
+    """``illegal_reward`` as a float (or ``None``: illegal actions raise) after checking it and ``illegal_action``:
+    ``ValueError`` naming the parameter for a mode that does not exist, a reward that is not a finite number, or
+    ``"replace"`` without a reward."""
+    check_illegal_action(illegal_action)
+    if illegal_reward is not None:
+        try:
+            illegal_reward = check_finite("illegal_reward", illegal_reward)
+        except ValueError:
+            raise ValueError(f"illegal_reward must be a number or None (finite), got {illegal_reward!r}") from None
+    if illegal_action == "replace" and illegal_reward is None:
+        raise ValueError("illegal_action='replace' needs a finite illegal_reward (the penalty, 0 allowed)")
+    return illegal_reward
 
 
 class BoardGameParallel(ParallelEnv[str, ObsDict, int], EzPickle):
@@ -82,14 +101,7 @@ class BoardGameParallel(ParallelEnv[str, ObsDict, int], EzPickle):
     ) -> None:
         check_render_mode(render_mode)
         check_observation_format(observation_format)
-        check_illegal_action(illegal_action)
-        if illegal_reward is not None:
-            try:
-                illegal_reward = check_finite("illegal_reward", illegal_reward)
-            except ValueError:
-                raise ValueError(f"illegal_reward must be a number or None (finite), got {illegal_reward!r}") from None
-        if illegal_action == "replace" and illegal_reward is None:
-            raise ValueError("illegal_action='replace' needs a finite illegal_reward (the penalty, 0 allowed)")
+        illegal_reward = checked_illegal_reward(illegal_reward, illegal_action)
         EzPickle.__init__(
             self,
             game_name,
@@ -169,16 +181,17 @@ class BoardGameParallel(ParallelEnv[str, ObsDict, int], EzPickle):
             player = self.possible_agents.index(agent)
             mask = self.game.legal_action_mask_of(self.game_state, player)
             if not (0 <= action < mask.shape[0] and mask[action]):
+                reason = illegal_reason(self.game, state, action) if state.current_player == player else ""
                 if self.illegal_action == "end":
-                    return self._illegal(agent, action, live)
+                    return self._illegal(agent, action, reason, live)
                 action = random_legal_action(mask, self.np_random)
-                offenders.append(agent)
+                offenders.append((agent, reason))
             state = self.game.apply(state, action)
         self.game_state = state
         observations, rewards, terminations, truncations, infos = self._outcome(live)
-        for agent in offenders:  # illegal_action="replace": penalised and flagged, the game went on
+        for agent, reason in offenders:  # illegal_action="replace": penalised and flagged, the game went on
             rewards[agent] += float(self.illegal_reward)
-            infos[agent]["illegal_action"] = True
+            infos[agent].update(illegal_action=True, illegal_reason=reason)
         return observations, rewards, terminations, truncations, infos
 
     def _check_actions(self, actions: dict[str, Any]) -> list[str]:
@@ -208,17 +221,18 @@ class BoardGameParallel(ParallelEnv[str, ObsDict, int], EzPickle):
         truncations = dict.fromkeys(live, truncated)
         return observations, rewards, terminations, truncations, {agent: {} for agent in live}
 
-    def _illegal(self, offender: str, action: int, live: list[str]) -> tuple[dict, dict, dict, dict, dict]:
+    def _illegal(
+        self, offender: str, action: int, reason: str, live: list[str]
+    ) -> tuple[dict, dict, dict, dict, dict]:
         if self.illegal_reward is None:
-            raise ValueError(
-                f"illegal action {action} for agent {offender} in {self.metadata['name']}; "
-                "legal actions are those with observation['action_mask'] == 1"
-            )
+            raise ValueError(illegal_action_message(action, offender, self.metadata["name"], reason))
         rewards = {agent: float(self.illegal_reward) if agent == offender else 0.0 for agent in live}
         observations = self._observations(live)
         self.agents = []
         done = dict.fromkeys(live, True)
-        return observations, rewards, done, dict(done), {agent: {"illegal_action": agent == offender} for agent in live}
+        infos: dict[str, dict[str, Any]] = {agent: {"illegal_action": agent == offender} for agent in live}
+        infos[offender]["illegal_reason"] = reason
+        return observations, rewards, done, dict(done), infos
 
     # -- observations and state -----------------------------------------------------------------
     def _observations(self, agents: list[str]) -> dict[str, ObsDict]:

@@ -33,8 +33,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import BaseWrapper
 
-from boardenvs.aec import BoardGameAEC, encode_observation, wrap_env
+from boardenvs.aec import BoardGameAEC, wrap_env
 from boardenvs.core import Game
+from boardenvs.observations import encode_observation
 from boardenvs.registry import list_games, make_game
 
 EXTRA = "pipelines"

@@ -46,18 +46,16 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from boardenvs.aec import (
+from boardenvs.conventions import check_illegal_action, check_reset_options, illegal_reason, random_legal_action
+from boardenvs.core import as_action, check_finite, check_int
+from boardenvs.observations import (
     LegalMaskCache,
     ObsDict,
-    check_illegal_action,
     check_observation_format,
     check_observation_layout,
-    check_reset_options,
     encode_observation,
     masked_observation_space,
-    random_legal_action,
 )
-from boardenvs.core import as_action, check_finite, check_int
 from boardenvs.registry import make_game, make_opponent_agent
 from boardenvs.rendering import (
     RENDER_FPS,
@@ -260,7 +258,8 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
 
         An illegal action does not raise (checkers sample unmasked actions): it ends the episode with
         ``illegal_action_penalty`` and ``info["illegal_action"] = True``, or with ``illegal_action="replace"`` a
-        random legal action is played in its place and the penalty added to the reward.
+        random legal action is played in its place and the penalty added to the reward; either way
+        ``info["illegal_reason"]`` says why the action was illegal (the game's reason).
 
         Raises:
             TypeError: ``action`` is not an int (:func:`boardenvs.core.as_action`); nothing changes.
@@ -270,8 +269,9 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
             raise RuntimeError("the episode is over (or never started): call reset()")
         action = as_action(action)
         replaced = not self._is_legal(action)
+        reason = illegal_reason(self.game, self.game_state, action) if replaced else ""
         if replaced and self.illegal_action == "end":
-            return self._illegal_step()
+            return self._illegal_step(reason)
         if replaced:
             action = random_legal_action(self.legal_mask(), self.np_random)
             self._illegal_actions += 1
@@ -287,6 +287,7 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
         if replaced:
             reward += self.illegal_action_penalty
             info["illegal_action"] = True
+            info["illegal_reason"] = reason
         if terminal and self.illegal_action == "replace":
             info["illegal_actions"] = self._illegal_actions
         return observation, reward, bool(terminal and not truncated), bool(truncated), info
@@ -350,17 +351,19 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
             player = self.game_state.current_player
             action = self._seat_opponent[player].choose(self, player)
             if not self._is_legal(action):
-                raise ValueError(f"the opponent in seat {player} chose the illegal action {action}")
+                reason = illegal_reason(self.game, self.game_state, as_action(action))
+                raise ValueError(f"the opponent in seat {player} chose the illegal action {action}: {reason}")
             self.game_state = self.game.apply(self.game_state, action)
 
     def _is_legal(self, action: int) -> bool:
         mask = self.legal_mask()
         return 0 <= action < mask.shape[0] and bool(mask[action])
 
-    def _illegal_step(self) -> tuple[ObsDict, float, bool, bool, dict]:
+    def _illegal_step(self, reason: str) -> tuple[ObsDict, float, bool, bool, dict]:
         self._done = True
         observation, info = self._observation_and_info()
         info["illegal_action"] = True
+        info["illegal_reason"] = reason
         return observation, self.illegal_action_penalty, True, False, info
 
     def _observation_and_info(self) -> tuple[ObsDict, dict[str, Any]]:

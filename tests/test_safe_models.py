@@ -40,7 +40,7 @@ from baselines.learners.sb3.runs import SB3Settings, plan_training, restore_run,
 from baselines.learners.sb3.safe import PolicyModel, UnsafeModelError, description_path, weights_path  # noqa: E402
 from baselines.learners.sb3.training import OpponentMix, make_vec_env  # noqa: E402
 from baselines.pretrained import Shelf, game_config  # noqa: E402
-from boardenvs.aec import encode_observation  # noqa: E402
+from boardenvs.observations import encode_observation  # noqa: E402
 from boardenvs.registry import make_game  # noqa: E402
 from scripts import convert_sb3  # noqa: E402
 

@@ -8,6 +8,9 @@ from __future__ import annotations
 import copy
 import os
 import pickle
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -24,6 +27,8 @@ from boardenvs.rendering import available_render_modes  # noqa: E402
 from boardenvs.single_agent import SingleAgentEnv  # noqa: E402
 from tests.env_cases import CASES, Case, random_legal  # noqa: E402
 from tests.toy_games import CountDownState, FirstLegalAgent  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore::UserWarning:gymnasium"),
@@ -490,3 +495,15 @@ def test_quoridor_is_registered_for_gymnasium_make() -> None:
     assert made.unwrapped.game.config.board_size == 5
     obs, info = made.reset(seed=0)
     assert made.observation_space.contains(obs)
+
+
+def test_the_gymnasium_env_runs_without_importing_pettingzoo() -> None:
+    code = (
+        "import sys, gymnasium, boardenvs\n"
+        "env = gymnasium.make('boardenvs/Quoridor-v0', board_size=5)\n"
+        "env.reset(seed=0)\n"
+        "env.step(int(env.unwrapped.action_masks().nonzero()[0][0]))\n"
+        "print('pettingzoo' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.stdout.strip() == "False", out.stderr

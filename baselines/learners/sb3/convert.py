@@ -24,7 +24,7 @@ import numpy as np
 
 from baselines.learners.sb3.agent import SB3Agent, load_model, write_safe_files, zip_path
 from baselines.learners.sb3.safe import model_stem
-from boardenvs.aec import encode_observation
+from boardenvs.observations import encode_observation
 from boardenvs.core import Game
 
 
