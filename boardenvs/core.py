@@ -16,7 +16,7 @@ import math
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 import numpy as np
 
@@ -359,7 +359,7 @@ class Game(ABC, Generic[S, M]):
     def determinize(self, state: S, player: int, rng: np.random.Generator) -> S:
         """A state ``player`` cannot tell apart from ``state``; a plain copy for perfect information."""
         del player, rng
-        return state.copy()
+        return cast(S, state.copy())
 
     def visible_events(self, state: S, events: list[Any], player: int) -> list[Any]:
         """The part of ``events`` (new entries of ``state.events``) that ``player`` may see.
