@@ -8,45 +8,111 @@ by ``scripts/train_rllib.py``. A file that is unpickled to load it (an SB3 zip, 
 code its author put in it, so it loads only with ``unsafe:`` written after the prefix (``"sb3:unsafe:<model.zip>"``):
 say so only for files you trust.
 
-The names: ``random`` (:mod:`baselines.agent`), the search agents ``mcts``, ``rhea`` and ``alphabeta`` (two-player
-games only) (:mod:`baselines.search`), each game's scripted agents (:mod:`baselines.games`), and the trained agents
-``alphazero``, ``tabular_q``, ``sb3:`` and ``rllib:`` (:mod:`baselines.learners`); ``alphazero:pretrained``,
-``ppo:pretrained`` and ``dqn:pretrained`` play the models shipped with the package for the game's config.
+The names come from a registry that each family of agents fills when it is imported (:func:`register_agent`,
+:func:`register_prefix`; importing any ``baselines`` module imports them all, so the registry is always full):
+``random`` (here), the search agents ``mcts``, ``rhea`` and ``alphabeta`` (two-player games only)
+(:mod:`baselines.search`), each game's scripted agents (:mod:`baselines.games`), and the trained agents
+``alphazero``, ``tabular_q``, ``qlnn``, ``sb3:`` and ``rllib:`` (:mod:`baselines.learners`); ``alphazero:pretrained``,
+``ppo:pretrained`` and ``dqn:pretrained`` play the models shipped with the package for the game's config. This
+module imports no family: it sits at the bottom of the ladder of ``docs/design.md`` §1.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from baselines.agent import Agent, BaseAgent, RandomAgent, SeedLike, check_seed
 from baselines.extras import missing_extra
-from baselines.games import scripted_agents
 from boardenvs.registry import list_games
 
-GENERIC_AGENTS: dict[str, type[BaseAgent]] = {"random": RandomAgent}
-"""Agents that play every game."""
-PLANNERS: dict[str, str] = {
-    "mcts": "baselines.search.mcts:MCTSAgent",
-    "rhea": "baselines.search.rhea:RHEAAgent",
-    "alphabeta": "baselines.search.alphabeta_agent:AlphaBetaAgent",
-}
-"""Search agents that play through the forward model (``alphabeta``: two-player games with a heuristic value),
-imported when first asked for."""
-TRAINED: dict[str, str] = {
-    "alphazero": "baselines.learners.alphazero.agent:AlphaZeroAgent",
-    "tabular_q": "baselines.learners.tabular_q:TabularQAgent",
-    "qlnn": "baselines.learners.qlnn:QLNNAgent",
-    "ppo": "baselines.learners.sb3.pretrained:PretrainedPPOAgent",
-    "dqn": "baselines.learners.sb3.pretrained:PretrainedDQNAgent",
-}
-"""Agents that play every game from a file they were trained into (``alphazero:checkpoint=<path.pt>``, needs
-torch; ``tabular_q:table=<path.npz>``; ``ppo:pretrained`` and ``dqn:pretrained``, the SB3 models shipped with the
-package, need SB3); imported only when asked for and not listed by :func:`agent_choices`."""
-PRETRAINED_SETTING: dict[str, str] = {"alphazero": "checkpoint", "ppo": "model", "dqn": "model"}
-"""Trained agents that play a model shipped with the package when written ``<name>:pretrained``: the setting
-that ``pretrained`` stands for."""
+AgentSource = type[BaseAgent] | Callable[[], type[BaseAgent]]
+"""An agent class, or a loader: a zero-argument function returning the class (it imports what the agent needs, such
+as torch, only when the agent is asked for)."""
+PrefixBuilder = Callable[[str, str, SeedLike], Agent]
+"""``build(spec, game_name, seed) -> Agent`` for a spec that starts with a registered prefix (``"sb3:<path>"``)."""
+
+
+@dataclass
+class AgentEntry:
+    """One registered agent name: where its class comes from, the games it plays and how it is offered."""
+
+    source: AgentSource
+    games: tuple[str, ...] | None
+    listed: bool
+    pretrained_setting: str | None
+
+    def plays(self, game_name: str) -> bool:
+        """Whether the agent plays ``game_name``."""
+        return self.games is None or game_name in self.games
+
+    def agent_class(self) -> type[BaseAgent]:
+        """The agent's class (a loader runs once, then its class is kept)."""
+        if not isinstance(self.source, type):
+            self.source = self.source()
+        return self.source
+
+
+_AGENTS: dict[str, list[AgentEntry]] = {}
+"""Agent name -> its registrations (one per set of games; a name may mean another class in another game)."""
+_PREFIXES: dict[str, PrefixBuilder] = {}
+"""Spec prefix (``"sb3:"``) -> the function that builds the agent such a spec names."""
+
+
+def register_agent(
+    name: str,
+    agent: AgentSource,
+    *,
+    games: tuple[str, ...] | None = None,
+    listed: bool = True,
+    pretrained_setting: str | None = None,
+) -> None:
+    """Make ``make_agent(name, game)`` build ``agent`` for ``games`` (``None``: every game).
+
+    Args:
+        name: the agent's name in specs.
+        agent: the agent class, or a zero-argument loader returning it (for agents that need an optional extra).
+        games: the game names it plays, or ``None`` for every game.
+        listed: whether :func:`agent_choices` offers it (``False`` for trained agents that need a file).
+        pretrained_setting: the setting that ``<name>:pretrained`` stands for (``"checkpoint"`` for
+            ``alphazero``), or ``None``.
+
+    Raises:
+        ValueError: ``name`` is already registered for one of ``games`` with another agent.
+    """
+    entries = _AGENTS.setdefault(name, [])
+    for entry in entries:
+        if entry.source is agent and entry.games == games:
+            return
+        if games is None or entry.games is None or set(games) & set(entry.games):
+            raise ValueError(f"agent {name!r} is already registered for {entry.games or 'every game'}")
+    entries.append(AgentEntry(agent, games, listed, pretrained_setting))
+
+
+def register_prefix(prefix: str, build: PrefixBuilder) -> None:
+    """Make every spec that starts with ``prefix`` (``"sb3:"``) an agent built by ``build(spec, game_name, seed)``."""
+    _PREFIXES[prefix] = build
+
+
+def _entry(name: str, game_name: str) -> AgentEntry | None:
+    """The registration of agent ``name`` for ``game_name``, if any."""
+    return next((entry for entry in _AGENTS.get(name, ()) if entry.plays(game_name)), None)
+
+
+def is_registered(name: str, game_name: str) -> bool:
+    """Whether ``name`` is an agent for ``game_name``, offered by :func:`agent_choices` or not (trained agents that
+    play from a file: ``alphazero``, ``tabular_q``, ...); checks names without importing or building anything."""
+    return _entry(name, game_name) is not None
+
+
+def _unlisted(game_name: str) -> list[str]:
+    """The names of the agents for ``game_name`` that :func:`agent_choices` does not offer."""
+    return [name for name in _AGENTS if (entry := _entry(name, game_name)) is not None and not entry.listed]
+
+
+register_agent("random", RandomAgent)
+
 SB3_PREFIX = "sb3:"
 """``"sb3:<path/to/model.pt>"`` names a trained SB3 model's safe files, ``<model>.pt`` with ``<model>.json`` (the path
 may also name the ``.json``, their stem or the run's ``.zip`` beside them, which is not opened); loading them runs
@@ -74,14 +140,10 @@ def model_path_of(spec: str, prefix: str) -> tuple[str, bool]:
 
 
 def agent_choices(game_name: str) -> dict[str, type[BaseAgent]]:
-    """Every agent name ``make_agent`` accepts for ``game_name``, with its class."""
-    planners = {name: _import_class(path) for name, path in PLANNERS.items()}
-    return {**GENERIC_AGENTS, **planners, **scripted_agents(game_name)}
-
-
-def _import_class(path: str) -> type[BaseAgent]:
-    module, _, attribute = path.partition(":")
-    return getattr(importlib.import_module(module), attribute)
+    """Every agent name ``make_agent`` accepts for ``game_name``, with its class (trained agents that need a file
+    are accepted but not listed)."""
+    entries = ((name, _entry(name, game_name)) for name in _AGENTS)
+    return {name: entry.agent_class() for name, entry in entries if entry is not None and entry.listed}
 
 
 def parse_value(text: str) -> Any:
@@ -141,9 +203,9 @@ def check_game_name(game_name: Any) -> str:
 
 def expand_pretrained(spec: str) -> str:
     """``alphazero:pretrained[:...]`` written out as ``alphazero:checkpoint=pretrained[:...]`` (``ppo:pretrained``
-    and ``dqn:pretrained`` as ``...:model=pretrained``; see :data:`PRETRAINED_SETTING`)."""
+    and ``dqn:pretrained`` as ``...:model=pretrained``: the ``pretrained_setting`` each registered)."""
     name, *parts = spec.split(":")
-    setting = PRETRAINED_SETTING.get(name.strip())
+    setting = next((e.pretrained_setting for e in _AGENTS.get(name.strip(), ()) if e.pretrained_setting), None)
     if setting is not None and parts and parts[0].strip() == "pretrained":
         return ":".join([name, f"{setting}=pretrained", *parts[1:]])
     return spec
@@ -188,25 +250,18 @@ def make_agent(spec: str, game_name: str, seed: SeedLike = None, settings: Mappi
 
 
 def _build_agent(text: str, game_name: str, seed: SeedLike, settings: Mapping[str, Any] | None) -> Agent:
-    if text.startswith(SB3_PREFIX):
-        from baselines.learners.sb3.agent import SB3Agent
-
-        path, trusted = model_path_of(text, SB3_PREFIX)
-        return SB3Agent.load(path, seed=seed, name=text, game_name=game_name, trusted=trusted)
-    if text.startswith(RLLIB_PREFIX):
-        from baselines.learners.rllib.agent import RLlibAgent, check_trusted
-
-        path, trusted = model_path_of(text, RLLIB_PREFIX)
-        check_trusted(path, trusted)
-        return RLlibAgent.load(path, seed=seed, name=text, game_name=game_name)
+    for prefix, build in _PREFIXES.items():
+        if text.startswith(prefix):
+            return build(text, game_name, seed)
     name, written = parse_spec(expand_pretrained(text))
     merged = {**written, **(settings or {})}
-    choices = {name: _import_class(TRAINED[name])} if name in TRAINED else agent_choices(game_name)
-    if name not in choices:
-        raise ValueError(f"unknown agent {name!r} for game {game_name!r}; choices: {sorted([*choices, *TRAINED])}")
+    entry = _entry(name, game_name)
+    if entry is None:
+        choices = sorted([*agent_choices(game_name), *_unlisted(game_name)])
+        raise ValueError(f"unknown agent {name!r} for game {game_name!r}; choices: {choices}")
     label = format_spec(name, merged) if settings else text
     try:
-        return choices[name](seed, name=label, **merged)
+        return entry.agent_class()(seed, name=label, **merged)
     except TypeError as error:
         if not merged:
             raise

@@ -17,6 +17,10 @@ plain characters. A frame's width and height are the picture's times ``scale``, 
 encoders need it); the picture is centred and a ``width="100%"`` background fills the padding too. A game config
 has one picture size, so it has one frame size for a whole game.
 
+This module reads the SVG (elements, inherited attributes, translations, group opacity) and maps each element onto
+the drawing primitives of :class:`boardenvs.raster_canvas.Canvas`, which holds the pixels, the fonts and the cached
+masks.
+
 Pillow is the ``render`` extra (``pip install "boardenvs[render]"``); without it :func:`svg_to_rgb` raises an
 ``ImportError`` that says so.
 
@@ -33,39 +37,20 @@ from __future__ import annotations
 import math
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-RENDER_EXTRA = 'pip install "boardenvs[render]"'
-"""How to install what ``rgb_array`` and ``human`` rendering need (Pillow, pygame)."""
+from boardenvs.raster_canvas import RENDER_EXTRA, SUBSTITUTES, Canvas, Colour, Point, Text, dashes, rounded_outline
+from boardenvs.raster_canvas import SYMBOLS as SYMBOLS  # re-exported: the symbols drawn as shapes
+
 FRAME_MULTIPLE = 16
 """Frame widths and heights are multiples of this (video encoders work on 16 x 16 blocks)."""
 SUPERSAMPLE = 2
 """Default drawing scale before the downscale (antialiased edges; 3 costs about twice as much)."""
-
-Point = tuple[float, float]
-Box = tuple[float, float, float, float]
-Colour = tuple[int, ...]
-"""``(r, g, b)``, or ``(r, g, b, a)`` when translucent."""
-
-SYMBOLS: dict[str, tuple[Point, ...]] = {
-    "\u25b6": ((0.12, -0.36), (0.82, 0.0), (0.12, 0.36)),
-    "\u25c0": ((0.82, -0.36), (0.12, 0.0), (0.82, 0.36)),
-    "\u2605": tuple(
-        (0.47 + r * math.sin(math.pi * k / 5), -r * math.cos(math.pi * k / 5) + 0.04)
-        for k in range(10)
-        for r in ((0.45, 0.18)[k % 2],)
-    ),
-}
-"""Symbols the built-in font lacks, drawn as polygons: corners in em, x from the symbol's left edge (width
-:data:`SYMBOL_WIDTH`), y down from the text's middle."""
-SYMBOL_WIDTH = 0.94
-SUBSTITUTES = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2212": "-"})
-"""Characters the built-in font lacks, drawn as a close plain character."""
 
 
 class RasterError(ValueError):
@@ -236,45 +221,13 @@ def _colour(pil: Any, text: str) -> tuple[int, int, int] | None:
         raise RasterError(f"colour {text!r} is not supported (use #rgb, #rrggbb, a colour name or none)") from None
 
 
-@lru_cache(maxsize=64)
-def _font(pil: Any, size: float) -> Any:
-    """Pillow's built-in scalable font at ``size`` pixels (cached)."""
-    font = pil.ImageFont.load_default(size=size)
-    if not isinstance(font, pil.ImageFont.FreeTypeFont):
-        raise ImportError(f"rgb_array frames need Pillow built with FreeType (scalable text): {RENDER_EXTRA}")
-    return font
-
-
-@lru_cache(maxsize=256)  # every config of the five games uses fewer than 50 sizes
-def _rounded_mask(pil: Any, width: int, height: int, radius: int, stroke: int) -> Any:
-    """The mask (mode ``1``) of a ``width`` x ``height`` rounded rectangle: filled (``stroke`` 0) or its outline
-    ``stroke`` pixels wide inside the edge; cached (Pillow draws one corner by corner, ~5x slower than a mask)."""
-    mask = pil.Image.new("1", (width, height), 0)
-    paint = {"outline": 1, "width": stroke} if stroke else {"fill": 1}
-    pil.ImageDraw.Draw(mask).rounded_rectangle((0, 0, width - 1, height - 1), radius=radius, **paint)
-    return mask
-
-
-@lru_cache(maxsize=8192)
-def _text_mask(pil: Any, text: str, size: float, bold: bool, anchor: str) -> tuple[Any, int, int]:
-    """The coverage mask (mode ``L``) of ``text`` and the offset of its top-left corner from the anchor point;
-    cached, as most words of a game's pictures come back in every frame (FreeType draws ~20x slower)."""
-    font = _font(pil, size)
-    stroke = max(1, round(size / 36)) if bold else 0
-    left, top, right, bottom = font.getbbox(text, anchor=anchor, stroke_width=stroke)
-    mask = pil.Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    pil.ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=font, anchor=anchor, stroke_width=stroke,
-                                  stroke_fill=255)  # fmt: skip
-    return mask, left, top
-
-
 # -- drawing -------------------------------------------------------------------------------------------------
-class Painter:
-    """Draws one SVG tree onto a supersampled RGB image (one per frame).
+class Painter(Canvas):
+    """Draws one SVG tree onto a :class:`~boardenvs.raster_canvas.Canvas` (one per frame): the structure, the
+    inherited attributes, and each element as canvas primitives.
 
-    Every shape goes through the few ``_fill_*``/``_stroke_*`` primitives, which also keep the box of what was
-    drawn: a group with ``opacity`` is first measured (drawn with ``measuring`` on, which draws nothing), so only
-    its box is blended back over the backdrop.
+    A group with ``opacity`` is first measured (drawn with ``measuring`` on, which draws nothing), so only its box
+    is blended back over the backdrop.
 
     Args:
         pil: The ``PIL`` package (:func:`pillow`).
@@ -285,27 +238,19 @@ class Painter:
 
     def __init__(self, pil: Any, root: ET.Element, scale: float, supersample: int) -> None:
         _check_attributes("svg", root)
-        self.pil = pil
         width, height = _length(root, "width", -1), _length(root, "height", -1)
         box = _numbers(root, "viewBox") if root.get("viewBox") else [0.0, 0.0, width, height]
         if width <= 0 or height <= 0 or len(box) != 4 or box[2] <= 0 or box[3] <= 0:
             raise RasterError("the <svg> root needs a positive width and height and a viewBox 'x y width height'")
         if not math.isclose(width / box[2], height / box[3], rel_tol=1e-3):
             raise RasterError("a viewBox with another aspect ratio than width x height is not supported")
-        self.supersample = supersample
         self.frame_shape = frame_size(width, height, scale)
         self.unit = scale * supersample * width / box[2]  # drawing pixels per user unit
         self.origin = (
             (self.frame_shape[1] - width * scale) / 2 * supersample - box[0] * self.unit,
             (self.frame_shape[0] - height * scale) / 2 * supersample - box[1] * self.unit,
         )
-        size = (self.frame_shape[1] * supersample, self.frame_shape[0] * supersample)
-        self.image = pil.Image.new("RGB", size, (255, 255, 255))
-        # Opaque paint draws without blending: Pillow's blending pen is ~20x slower even at full alpha.
-        self.solid = pil.ImageDraw.Draw(self.image)
-        self.blend = pil.ImageDraw.Draw(self.image, "RGBA")
-        self.measuring = False
-        self.bounds: list[float] = [math.inf, math.inf, -math.inf, -math.inf]
+        super().__init__(pil, (self.frame_shape[1] * supersample, self.frame_shape[0] * supersample), supersample)
         self.handlers: dict[str, Callable[[ET.Element, Style, float], None]] = {
             "rect": self.rect,
             "circle": self.circle,
@@ -314,11 +259,6 @@ class Painter:
             "polyline": self.polyline,
             "text": self.text,
         }
-
-    def frame(self) -> np.ndarray:
-        """The finished frame, scaled down to its size."""
-        image = self.image.reduce(self.supersample) if self.supersample > 1 else self.image
-        return np.asarray(image, dtype=np.uint8).copy()
 
     @staticmethod
     def inherit(style: Style, element: ET.Element) -> Style:
@@ -377,56 +317,6 @@ class Painter:
         faded = self.pil.Image.blend(backdrop, self.image.crop((left, top, right, bottom)), opacity)
         self.image.paste(faded, (left, top))
 
-    # -- primitives (drawing pixels) ------------------------------------------------------------------------
-    def _skip(self, box: Box) -> bool:
-        """Add ``box`` to the bounds of what was drawn; ``True`` while measuring (draw nothing)."""
-        bounds = self.bounds
-        bounds[0], bounds[1] = min(bounds[0], box[0]), min(bounds[1], box[1])
-        bounds[2], bounds[3] = max(bounds[2], box[2]), max(bounds[3], box[3])
-        return self.measuring
-
-    def _pen(self, colour: Colour) -> Any:
-        return self.blend if len(colour) == 4 else self.solid
-
-    def _fill_box(self, box: Box, radius: float, colour: Colour) -> None:
-        """A (rounded) rectangle from corner to corner (Pillow includes the last pixel, so one less)."""
-        x0, y0, x1, y1 = (round(v) for v in box)
-        if x1 <= x0 or y1 <= y0 or self._skip(box):
-            return
-        if round(radius) > 0:
-            self._pen(colour).bitmap((x0, y0), _rounded_mask(self.pil, x1 - x0, y1 - y0, round(radius), 0), colour)
-        else:
-            self._pen(colour).rectangle((x0, y0, x1 - 1, y1 - 1), fill=colour)
-
-    def _stroke_box(self, box: Box, radius: float, colour: Colour, width: float) -> None:
-        x0, y0, x1, y1 = (round(v) for v in box)
-        if x1 > x0 and y1 > y0 and not self._skip(box):
-            mask = _rounded_mask(self.pil, x1 - x0, y1 - y0, round(radius), max(1, round(width)))
-            self._pen(colour).bitmap((x0, y0), mask, colour)
-
-    def _ellipse(self, cx: float, cy: float, r: float, colour: Colour, width: float = 0.0) -> None:
-        """A disc (``width`` 0) or a ring ``width`` thick inside radius ``r``."""
-        box = (cx - r, cy - r, cx + r, cy + r)
-        if r > 0 and not self._skip(box):
-            paint = {"outline": colour, "width": max(1, round(width))} if width else {"fill": colour}
-            self._pen(colour).ellipse(box, **paint)
-
-    def _lines(self, corners: Sequence[Point], colour: Colour, width: float, round_joins: bool = False) -> None:
-        xs, ys = [x for x, _ in corners], [y for _, y in corners]
-        half = width / 2
-        if not self._skip((min(xs) - half, min(ys) - half, max(xs) + half, max(ys) + half)):
-            joint = "curve" if round_joins and len(corners) > 2 else None
-            self._pen(colour).line(list(corners), fill=colour, width=max(1, round(width)), joint=joint)
-
-    def _fill_polygon(self, corners: Sequence[Point], colour: Colour) -> None:
-        xs, ys = [x for x, _ in corners], [y for _, y in corners]
-        if not self._skip((min(xs), min(ys), max(xs), max(ys))):
-            self._pen(colour).polygon(list(corners), fill=colour)
-
-    def _bitmap(self, x: int, y: int, mask: Any, colour: Colour) -> None:
-        if not self._skip((x, y, x + mask.width, y + mask.height)):
-            self._pen(colour).bitmap((x, y), mask, fill=colour)
-
     # -- coordinates and paint -------------------------------------------------------------------------------
     def xy(self, style: Style, x: float, y: float) -> Point:
         """Drawing pixels of the user-space point (``x``, ``y``) inside ``style``'s translations."""
@@ -459,7 +349,7 @@ class Painter:
             self._fill_box((x0, y0, x0 + w, y0 + h), radius, fill)
         colour, width = self.stroke(style, opacity)
         if colour is not None and style["stroke-dasharray"] != "none":
-            self.dashed(_rounded_outline(x0, y0, w, h, radius), colour, width, style)
+            self.dashed(rounded_outline(x0, y0, w, h, radius), colour, width, style)
         elif colour is not None:
             half = width / 2
             self._stroke_box((x0 - half, y0 - half, x0 + w + half, y0 + h + half), radius + half, colour, width)
@@ -531,7 +421,7 @@ class Painter:
             pattern = []
         if not pattern or min(pattern) < 0 or sum(pattern) <= 0:
             raise RasterError(f"stroke-dasharray={text!r} is not a list of lengths")
-        for dash in _dashes(corners, pattern * (2 if len(pattern) % 2 else 1)):
+        for dash in dashes(corners, pattern * (2 if len(pattern) % 2 else 1)):
             self._lines(dash, colour, width)
 
     # -- text --------------------------------------------------------------------------------------------------
@@ -550,50 +440,7 @@ class Painter:
         vertical = "s" if style["dominant-baseline"] in ("auto", "alphabetic") else "m"
         text = Text(size, style["font-weight"] in ("bold", "700"), vertical, fill)
         shift = {"start": 0.0, "middle": 0.5, "end": 1.0}[style["text-anchor"]]
-        if "monospace" in style["font-family"]:
-            advance = 0.6 * size
-            left = x - shift * advance * len(content)
-            for index, char in enumerate(content):
-                self.run(char, left + index * advance + (advance - self.run_width(char, text)) / 2, y, text)
-        elif not any(char in SYMBOLS for char in content):
-            self.word(content, x, y, text, "lmr"[round(2 * shift)])
-        else:
-            runs = [run for run in re.split(f"([{''.join(SYMBOLS)}])", content) if run]
-            left = x - shift * sum(self.run_width(run, text) for run in runs)
-            for run in runs:
-                self.run(run, left, y, text)
-                left += self.run_width(run, text)
-
-    def word(self, content: str, x: float, y: float, text: Text, horizontal: str) -> None:
-        """Plain text (no symbol) anchored at (``x``, ``y``)."""
-        mask, left, top = _text_mask(self.pil, content, text.size, text.bold, horizontal + text.vertical)
-        self._bitmap(round(x) + left, round(y) + top, mask, text.colour)
-
-    def run(self, run: str, left: float, y: float, text: Text) -> None:
-        """A symbol or a piece of plain text starting at ``left``."""
-        if run in SYMBOLS:
-            middle = y if text.vertical == "m" else y - 0.36 * text.size
-            self._fill_polygon([(left + px * text.size, middle + py * text.size) for px, py in SYMBOLS[run]],
-                               text.colour)  # fmt: skip
-        elif not run.isspace():
-            self.word(run, left, y, text, "l")
-
-    def run_width(self, run: str, text: Text) -> float:
-        """The advance of a symbol or a piece of plain text."""
-        if run in SYMBOLS:
-            return SYMBOL_WIDTH * text.size
-        return float(_font(self.pil, text.size).getlength(run))
-
-
-@dataclass(frozen=True)
-class Text:
-    """How a piece of text is drawn: font size in drawing pixels, weight, vertical anchor (Pillow's ``s``
-    baseline or ``m`` middle) and colour."""
-
-    size: float
-    bold: bool
-    vertical: str
-    colour: Colour
+        self.write(content, x, y, text, shift, "monospace" in style["font-family"])
 
 
 def _number(style: Style, name: str) -> float:
@@ -601,38 +448,3 @@ def _number(style: Style, name: str) -> float:
         return float(style[name].removesuffix("px"))
     except ValueError:
         raise RasterError(f"{name}={style[name]!r} is not a number") from None
-
-
-def _rounded_outline(x: float, y: float, w: float, h: float, radius: float) -> list[Point]:
-    """The closed outline of a rounded rectangle (each corner in eight steps), clockwise from the top edge."""
-    if radius <= 0:
-        return [(x, y), (x + w, y), (x + w, y + h), (x, y + h), (x, y)]
-    outline: list[Point] = []
-    centres = ((x + w - radius, y + radius), (x + w - radius, y + h - radius), (x + radius, y + h - radius),
-               (x + radius, y + radius))  # fmt: skip
-    for quarter, (cx, cy) in enumerate(centres):
-        for step in range(9):
-            angle = math.pi / 2 * (quarter - 1 + step / 8)
-            outline.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
-    return [*outline, outline[0]]
-
-
-def _dashes(corners: Sequence[Point], pattern: Sequence[float]) -> Iterator[list[Point]]:
-    """The dashes along the polyline ``corners``: ``pattern`` alternates dash and gap lengths, repeated."""
-    index, left, drawing = 0, pattern[0], True
-    dash: list[Point] = [corners[0]]
-    for start, end in zip(corners, corners[1:]):
-        length, done = math.dist(start, end), 0.0
-        while length - done > left:
-            done += left
-            t = done / length
-            point = (start[0] + (end[0] - start[0]) * t, start[1] + (end[1] - start[1]) * t)
-            if drawing:
-                yield [*dash, point]
-            dash = [point]
-            index = (index + 1) % len(pattern)
-            left, drawing = pattern[index], not drawing
-        left -= length - done
-        dash = [*dash, end] if drawing else [end]
-    if drawing and len(dash) > 1:
-        yield dash

@@ -14,8 +14,8 @@ why): ``minimax:depth=4:nodes=N`` (paranoid alpha-beta, deepening until N evalua
 shared first place counts half). Writes ``<out>/battle_sheep_paper.csv`` (ours next to the seed's) and
 ``<out>/battle_sheep_paper.png``. ``--restricted-splits`` plays the same with the seed's move set as the rules.
 
-``--train-q`` trains the Q table instead (``baselines.games.battle_sheep.qlearning.learn``), saves it
-(``--q-table shipped`` writes the package's ``baselines/data/battle_sheep_q.json``), then plays it and an
+``--train-q`` trains the Q table instead (``baselines.learners.sheep_q.learn``), saves it (``--q-table shipped``
+writes the package's ``baselines/learners/sheep_q/models/battle_sheep_q.json``), then plays it and an
 untrained (all-zero) table against three random players for ``--q-eval-games`` seat-rotated games each.
 """
 
@@ -28,11 +28,11 @@ from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
-import baselines
 from baselines.arena import TournamentResult, tournament
 from baselines.arena.ratings import wilson_interval
 from baselines.factory import make_agent
-from baselines.games.battle_sheep.qlearning import SHIPPED, SHIPPED_TABLE, QLearningAgent, SheepQTable, learn
+from baselines.learners.sheep_q import MODELS_DIR, SHIPPED, SHIPPED_TABLE, SheepQAgent, SheepQTable, learn
+from baselines.plots import plot_paired_win_rates
 from boardenvs import make_game
 
 from ._args import COUNT, WORKERS, OptionError, Range, about, check_agents, run_cli
@@ -69,7 +69,8 @@ class Args:
     """Play with the seed's move set as the rules (splits of 1, n // 2, n - 1 only; the files get the suffix
     _restricted_splits)."""
     q_table: str = SHIPPED
-    """The Q agent's table: "shipped" (baselines/data/battle_sheep_q.json) or a path; --train-q writes it."""
+    """The Q agent's table: "shipped" (baselines/learners/sheep_q/models/battle_sheep_q.json) or a path; --train-q
+    writes it."""
     train_q: bool = False
     """Train and save the Q table, then evaluate it against random players, instead of the tournament."""
     train_games: int = 20_000
@@ -155,24 +156,12 @@ def write_csv(rows: list[dict[str, object]], path: Path) -> None:
 
 def plot(rows: list[dict[str, object]], path: Path, title: str) -> None:
     """Our win rate and the seed's x / 10 per agent, each with its 95% Wilson interval."""
-    import numpy as np
-    from matplotlib.figure import Figure
-
-    figure = Figure(figsize=(8.0, 4.0), layout="constrained")
-    axes = figure.subplots()
-    x = np.arange(len(rows))
-    for offset, prefix, label, color in ((-0.2, "", "ours", "tab:blue"), (0.2, "paper_", "seed 003", "tab:gray")):
-        rates = np.array([float(row[f"{prefix}rate" if prefix else "win_rate"]) for row in rows])
-        low = np.array([float(row[f"{prefix}ci_low"]) for row in rows])
-        high = np.array([float(row[f"{prefix}ci_high"]) for row in rows])
-        axes.bar(x + offset, rates, 0.4, yerr=[rates - low, high - rates], capsize=4, color=color, label=label)
-    axes.axhline(0.25, color="black", linewidth=0.8, linestyle=":", label="1 in 4")
-    axes.set_xticks(x, [str(row["agent"]) for row in rows])
-    axes.set_ylim(0, 1)
-    axes.set_ylabel("first places (shared = 1/2), 95% CI")
-    axes.set_title(title)
-    axes.legend()
-    figure.savefig(path, dpi=100)
+    columns = (("ours", "tab:blue", "win_rate", "ci_low", "ci_high"),
+               ("seed 003", "tab:gray", "paper_rate", "paper_ci_low", "paper_ci_high"))  # fmt: skip
+    series = [(label, color, *([float(row[name]) for row in rows] for name in names))
+              for label, color, *names in columns]  # fmt: skip
+    labels = [str(row["agent"]) for row in rows]
+    plot_paired_win_rates(labels, series, path, title, "first places (shared = 1/2), 95% CI", chance=0.25)
 
 
 def report(result: TournamentResult, args: Args) -> list[dict[str, object]]:
@@ -193,12 +182,12 @@ def output_path(args: Args, suffix: str) -> Path:
 def train_and_evaluate(args: Args) -> TournamentResult:
     """Train the Q table, save it, and play it and an all-zero table against three random players."""
     table, _ = learn(args.train_games, args.seed, progress=args.progress)
-    path = Path(baselines.__file__).parent / "data" / SHIPPED_TABLE if args.q_table == SHIPPED else Path(args.q_table)
+    path = MODELS_DIR / SHIPPED_TABLE if args.q_table == SHIPPED else Path(args.q_table)
     table.save(path)
     print(f"wrote {path}")
     agents = {
-        "qlearning": partial(QLearningAgent, table=SheepQTable.load(str(path))),
-        "untrained": partial(QLearningAgent, table=SheepQTable()),
+        "qlearning": partial(SheepQAgent, table=SheepQTable.load(str(path))),
+        "untrained": partial(SheepQAgent, table=SheepQTable()),
     }
     field = {"random": partial(make_agent, "random", GAME)}
     game = make_game(GAME, preset="basic")

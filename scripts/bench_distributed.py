@@ -30,6 +30,7 @@ from typing import Any, ClassVar
 from baselines.arena import tournament
 from baselines.distributed import WORKER_NICENESS_VARIABLE, require_backend
 from baselines.factory import make_agent
+from baselines.plots import plot_rates_by_setup
 from baselines.settings import parse_config
 from boardenvs.registry import make_game
 
@@ -193,23 +194,9 @@ def _write(timings: list[Timing], out: Path) -> None:
 
 
 def _plot(timings: list[Timing], path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     setups = [setup for setup in SETUPS if any(t.setup == setup for t in timings)]
-    fig, ax = plt.subplots(figsize=(7, 4))
-    for offset, workers in enumerate((1, 2)):
-        rates = [_median_rate(timings, setup, workers) for setup in setups]
-        ax.bar([index + 0.4 * offset for index in range(len(setups))], rates, width=0.4, label=f"{workers} workers")
-    ax.set_xticks([index + 0.2 for index in range(len(setups))], setups)
-    ax.set_ylabel("games/s (median of rounds)")
-    ax.set_title("one tournament on each backend")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    rates = {workers: [_median_rate(timings, setup, workers) for setup in setups] for workers in (1, 2)}
+    plot_rates_by_setup(rates, setups, path, "one tournament on each backend")
 
 
 def _median_rate(timings: list[Timing], setup: str, workers: int) -> float:

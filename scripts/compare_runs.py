@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from baselines.learners.evaluation import EvalRow, read_eval_rows
-from baselines.runs import atomic_write
+from baselines.plots import plot_runs
 
 from ._args import OptionError, run_cli
 
@@ -55,31 +55,6 @@ def read_runs(pairs: list[str], opponent: str) -> dict[str, list[EvalRow]]:
     if not runs:
         raise ValueError("--runs needs at least one name=folder pair")
     return runs
-
-
-def plot_runs(path: Path, runs: dict[str, list[EvalRow]], opponent: str, title: str) -> Path:
-    """Win rate against ``opponent`` over training steps, one line and 95% band per run."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    figure, axes = plt.subplots(figsize=(7, 4.5))
-    for name, rows in runs.items():
-        steps = [row.steps for row in rows]
-        line = axes.plot(steps, [row.win_rate for row in rows], marker="o", markersize=3, label=name)[0]
-        axes.fill_between(
-            steps, [r.ci_low for r in rows], [r.ci_high for r in rows], color=line.get_color(), alpha=0.12
-        )
-    axes.set_ylim(0, 1)
-    axes.set_xlabel("training steps")
-    axes.set_ylabel(f"win rate vs {opponent} (95% CI)")
-    axes.set_title(title)
-    axes.legend()
-    figure.tight_layout()
-    atomic_write(path, lambda temporary: figure.savefig(temporary, dpi=100, format="png"))
-    plt.close(figure)
-    return path
 
 
 def main(args: Args) -> dict[str, list[EvalRow]]:

@@ -8,7 +8,8 @@ Writes, after every generation, ``<out>/network.json`` (the current parent; a fi
 the end ``<out>/evolution.png`` (the chosen candidate's win rate, mean final tile and size per generation).
 A killed run continues with ``--resume`` exactly where it stopped (every generation's randomness comes from
 ``(seed, generation)``); ``--force`` replaces a finished one. ``--export-json PATH`` also copies the final
-network to ``PATH`` (the package ships ``baselines/data/gravwell_neuro_correct.json`` and ``..._inert.json``).
+network to ``PATH`` (the package ships ``gravwell_neuro_correct.json`` and ``..._inert.json`` in
+``baselines/learners/neuroevolution/models/``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from baselines.games.gravwell.neuroevolution import (
+from baselines.learners.neuroevolution import (
     HISTORY_FILE,
     NETWORK_FILE,
     EvolutionSettings,
@@ -29,6 +30,7 @@ from baselines.games.gravwell.neuroevolution import (
     training_record,
     write_history,
 )
+from baselines.plots import plot_evolution
 from baselines.runs import RunDirectory, require_run
 from baselines.settings import settings_from
 
@@ -70,29 +72,6 @@ def resume_point(history: list[Generation], settings: EvolutionSettings) -> tupl
     return last.generation + 1, min(runs, settings.max_runs)
 
 
-def plot_history(history: list[Generation], path: Path, title: str) -> None:
-    """Win rate and mean final tile / 54 of the chosen candidate, and its node count, per generation."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    generations = [row.generation for row in history]
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 6), sharex=True)
-    top.plot(generations, [row.wins / row.runs for row in history], label="win rate on the generation's games")
-    top.plot(generations, [row.mean_tile / 54 for row in history], label="mean final tile / 54")
-    top.axhline(0.25, color="grey", linestyle="--", label="1/4 (random level, 4 players)")
-    top.set_ylabel("chosen candidate")
-    top.set_title(title)
-    top.legend(fontsize=8)
-    bottom.plot(generations, [row.nodes for row in history], color="tab:green")
-    bottom.set_ylabel("hidden nodes")
-    bottom.set_xlabel("generation")
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-
-
 def main(args: Args) -> tuple[Network, list[Generation]]:
     """Evolve (or continue) the run in ``args.out``; write its files; return the final network and history."""
     settings = settings_from(args, EvolutionSettings)
@@ -118,7 +97,7 @@ def main(args: Args) -> tuple[Network, list[Generation]]:
         if network is None:
             raise ValueError(f"{str(out)!r} holds no generation to resume from")
         preset = "inert tractors" if settings.inert_tractors else "correct tractors"
-        plot_history(history, out / PLOT, f"Gravwell neuro-evolution, {settings.num_players} players, {preset}")
+        plot_evolution(history, out / PLOT, f"Gravwell neuro-evolution, {settings.num_players} players, {preset}")
         if args.export_json:
             save_network(network, args.export_json, training_record(settings, history))
     return network, history

@@ -30,8 +30,11 @@ from typing import Any, ClassVar
 from baselines.agent import BaseAgent
 from baselines.arena import game_seeds, play_game
 from baselines.arena.ratings import wilson_interval
-from baselines.games.gravwell import DecisionTreeAgent, NeuroevolutionAgent, RandomAgent, RandomNoStopAgent
-from baselines.games.gravwell.qlearning import PretrainedQAgent, QLearningAgent, QSettings, learn
+from baselines.games.gravwell import DecisionTreeAgent, RandomNoStopAgent
+from baselines.games.gravwell import RandomEmergencyStopAgent as RandomAgent
+from baselines.learners.gravwell_q import GravwellQAgent, GravwellQSettings, PretrainedQAgent, learn
+from baselines.learners.neuroevolution import NeuroevolutionAgent
+from baselines.plots import plot_grouped_win_rates
 from boardenvs.games.gravwell import Gravwell
 
 from ._args import COUNT, about, run_cli
@@ -46,7 +49,7 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "no_negative_factor": {"negative_factor": 1.0},
     "stop_never": {"use_stop": False},
 }
-"""Q-learning variants: name and the ``QSettings`` fields that differ from the paper's Table 1 defaults
+"""Q-learning variants: name and the ``GravwellQSettings`` fields that differ from the paper's Table 1 defaults
 (144 states, per-turn reward, negative factor 10, Emergency Stop learned)."""
 
 
@@ -111,12 +114,12 @@ def _check(args: Args) -> None:
 
 def check_args(args: Args) -> None:
     """The game counts and presets, and the network and Q tables loaded once, before any game."""
-    from baselines.games.gravwell.neuroevolution import load_network
+    from baselines.learners.neuroevolution import load_network
 
     _check(args)
     with about("q_table"):
         if args.q_table not in ("", "shipped"):
-            QLearningAgent.load(args.q_table)
+            GravwellQAgent.load(args.q_table)
     with about("neuro_network"):
         if args.neuro_network != "shipped":
             load_network(args.neuro_network)
@@ -159,13 +162,13 @@ def play_rotated(
     return wins
 
 
-def q_agent_for(args: Args, game: Gravwell) -> QLearningAgent:
+def q_agent_for(args: Args, game: Gravwell) -> GravwellQAgent:
     """The loaded table, or an agent trained against random agents on ``game``."""
     if args.q_table == "shipped":
         return PretrainedQAgent(args.seed, name="qlearning")
     if args.q_table:
-        return QLearningAgent.load(args.q_table, seed=args.seed, name="qlearning")
-    agent = QLearningAgent(args.seed, QSettings())
+        return GravwellQAgent.load(args.q_table, seed=args.seed, name="qlearning")
+    agent = GravwellQAgent(args.seed, GravwellQSettings())
     learn(agent, args.train_games, args.seed, "random", game, args.progress)
     return agent
 
@@ -197,7 +200,7 @@ def run_ablations(args: Args, preset: str, inert: bool) -> list[Row]:
     randoms = {f"random_{i}": RandomAgent(i) for i in range(1, 4)}
     rows = []
     for variant, changes in ABLATIONS.items():
-        agent = QLearningAgent(args.seed, QSettings(**changes), name=variant)
+        agent = GravwellQAgent(args.seed, GravwellQSettings(**changes), name=variant)
         learn(agent, args.train_games, args.seed, "random", game, args.progress)
         label = f"{variant} {preset}"
         wins = play_rotated(game, {variant: agent, **randoms}, args.ablation_games, args.seed, label, args.progress)
@@ -215,35 +218,13 @@ def write_csv(rows: list[Row], path: Path) -> None:
 
 def plot_rows(rows: list[Row], path: Path) -> None:
     """Win rates with 95% Wilson intervals, one panel per experiment, bars grouped by preset."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    experiments = sorted({row.experiment for row in rows})
-    fig, axes = plt.subplots(1, len(experiments), figsize=(5 * len(experiments), 4), squeeze=False)
-    for ax, experiment in zip(axes[0], experiments):
+    panels: dict[str, dict[str, list[tuple[str, float, float, float]]]] = {}
+    for experiment in sorted({row.experiment for row in rows}):
         chosen = [row for row in rows if row.experiment == experiment]
-        for offset, (preset, _) in enumerate(PRESETS):
-            part = [row for row in chosen if row.preset == preset]
-            if not part:
-                continue
-            rates = [row.wins / row.games for row in part]
-            bounds = [wilson_interval(row.wins, row.games) for row in part]
-            errors = [
-                [rate - low for rate, (low, _) in zip(rates, bounds)],
-                [high - rate for rate, (_, high) in zip(rates, bounds)],
-            ]
-            xs = [index + 0.4 * offset for index in range(len(part))]
-            ax.bar(xs, rates, width=0.4, yerr=errors, capsize=3, label=preset)
-            ax.set_xticks([index + 0.2 for index in range(len(part))], [row.agent for row in part], rotation=30)
-        ax.axhline(0.25, color="grey", linestyle="--")
-        ax.set_title(f"({experiment}) {chosen[0].games} games")
-        ax.set_ylabel("win rate")
-        ax.legend()
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+        panels[f"({experiment}) {chosen[0].games} games"] = {
+            preset: [(row.agent, *row.values()[5:8]) for row in chosen if row.preset == preset] for preset, _ in PRESETS
+        }
+    plot_grouped_win_rates(panels, path)
 
 
 def table(rows: list[Row]) -> str:

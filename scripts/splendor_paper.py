@@ -29,8 +29,9 @@ from typing import Any, ClassVar
 from baselines.arena import TournamentResult
 from baselines.arena.ratings import wilson_interval
 from baselines.distributed import require_backend
-from baselines.search.ntbea import GameFitness, head_to_head
-from baselines.search.tuning import TuneOutcome
+from baselines.plots import plot_match_win_rates
+from baselines.tuning.game_fitness import GameFitness, head_to_head
+from baselines.tuning.tuning import TuneOutcome
 
 from . import tournament as tournament_script
 from . import tune_ntbea
@@ -136,7 +137,7 @@ def check_args(args: Args) -> None:
 
 def check_options(args: Args) -> None:
     """:func:`check_args`, and every preset, agent and search space built once, before any game."""
-    from baselines.search.tuning import search_space
+    from baselines.tuning.tuning import search_space
 
     check_backend_options(args.backend, args.ray_address)
     check_args(args)
@@ -258,20 +259,10 @@ def main(args: Args) -> tuple[list[Row], TournamentResult | None]:
 
 def plot(rows: list[Row], path: Path) -> None:
     """Win rates with Wilson 95% intervals, one bar per match, and the 50% line."""
-    from matplotlib.figure import Figure
-
-    values = [row.values() for row in rows]
-    rates = [v[6] for v in values]
-    errors = [[v[6] - v[7] for v in values], [v[8] - v[6] for v in values]]
-    labels = [f"{row.experiment.split(':')[0]}) {row.preset}\nn={len(row.outcomes)}" for row in rows]
-    figure = Figure(figsize=(1.6 + 1.5 * len(rows), 3.6), layout="constrained")
-    axes = figure.subplots()
-    axes.bar(labels, rates, yerr=errors, capsize=6, color="tab:blue", alpha=0.8)
-    axes.axhline(0.5, color="gray", linestyle="--", linewidth=1)
-    axes.set_ylim(0, 1)
-    axes.set_ylabel("win rate, Wilson 95% CI")
-    axes.set_title("Splendor 2p, 1,000 simulated actions per decision", fontsize=9)
-    figure.savefig(path, dpi=90)
+    bars = [
+        (f"{row.experiment.split(':')[0]}) {row.preset}\nn={len(row.outcomes)}", *row.values()[6:9]) for row in rows
+    ]
+    plot_match_win_rates(bars, path, "Splendor 2p, 1,000 simulated actions per decision")
 
 
 def markdown(rows: list[Row]) -> str:

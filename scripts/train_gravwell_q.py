@@ -4,7 +4,8 @@
 
 Writes ``<out>.npz`` + ``<out>.json`` (the tables and settings) and ``<out>_curve.png`` (the training win rate
 over a moving window). ``--export-json PATH`` also writes the compact JSON table the package ships
-(``baselines/data/gravwell_q_correct.json`` and, with ``--inert-tractors``, ``gravwell_q_inert.json``).
+(``baselines/learners/gravwell_q/models/gravwell_q_correct.json`` and, with ``--inert-tractors``,
+``gravwell_q_inert.json``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from typing import ClassVar
 
 import numpy as np
 
-from baselines.games.gravwell.qlearning import QLearningAgent, QSettings, learn
+from baselines.learners.gravwell_q import GravwellQAgent, GravwellQSettings, learn
+from baselines.plots import plot_moving_win_rate
 from baselines.settings import settings_from
 from boardenvs.games.gravwell import Gravwell
 
@@ -28,19 +30,19 @@ class Args:
 
     games: int = 20_000
     """Training games."""
-    representation: int = QSettings.representation
+    representation: int = GravwellQSettings.representation
     """Card-play state representation: 144 (relative positions) or 864 (also the turn)."""
-    temperature: float = QSettings.temperature
+    temperature: float = GravwellQSettings.temperature
     """Boltzmann exploration temperature T (> 0)."""
-    learning_rate: float = QSettings.learning_rate
+    learning_rate: float = GravwellQSettings.learning_rate
     """Learning rate alpha in (0, 1]."""
-    discount: float = QSettings.discount
+    discount: float = GravwellQSettings.discount
     """Discount factor lambda in [0, 1]."""
-    negative_factor: float = QSettings.negative_factor
+    negative_factor: float = GravwellQSettings.negative_factor
     """Negative reward reinforcement factor gamma in [1, 10] (multiplies backward movement)."""
-    reward_timing: str = QSettings.reward_timing
+    reward_timing: str = GravwellQSettings.reward_timing
     """'turn' (reward each turn) or 'round' (the round's movement on its last turn)."""
-    use_stop: bool = QSettings.use_stop
+    use_stop: bool = GravwellQSettings.use_stop
     """Learn and use the Emergency Stop (--no-use-stop: never use it)."""
     opponents: str = "random"
     """Opponent kind in all three other seats: random, random_no_es or tree."""
@@ -69,50 +71,23 @@ class Args:
 
 
 OPPONENTS = ("random", "random_no_es", "tree")
-"""The opponent kinds of :func:`baselines.games.gravwell.qlearning.learn`."""
+"""The opponent kinds of :func:`baselines.learners.gravwell_q.learn`."""
 
 
 def check_args(args: Args) -> None:
     """The learning settings and the opponent kind, before any game."""
-    settings_from(args, QSettings)
+    settings_from(args, GravwellQSettings)
     if args.opponents not in OPPONENTS:
         raise OptionError("opponents", f"must be one of {list(OPPONENTS)}, got {args.opponents!r}")
 
 
-def moving_average(values: np.ndarray, window: int) -> np.ndarray:
-    """Mean of each trailing window of ``min(window, len)`` values (one value per full window)."""
-    window = max(1, min(window, len(values)))
-    sums = np.cumsum(np.insert(values.astype(float), 0, 0.0))
-    return (sums[window:] - sums[:-window]) / window
-
-
-def plot_curve(wins: np.ndarray, window: int, path: Path, title: str) -> None:
-    """Save the moving-window win rate against games played."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    curve = moving_average(wins, window)
-    fig, ax = plt.subplots(figsize=(7, 4))
-    ax.plot(np.arange(len(wins) - len(curve) + 1, len(wins) + 1), curve, label=f"win rate ({window}-game window)")
-    ax.axhline(0.25, color="grey", linestyle="--", label="1/4 (random level)")
-    ax.set_xlabel("training games")
-    ax.set_ylabel("win rate (exploring)")
-    ax.set_title(title)
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-
-
-def main(args: Args) -> tuple[QLearningAgent, np.ndarray]:
+def main(args: Args) -> tuple[GravwellQAgent, np.ndarray]:
     """Train, save the tables and the learning curve; return the (greedy) agent and the per-game wins."""
     if args.games < 1:
         raise ValueError(f"games must be >= 1, got {args.games}")
     if args.window < 1:
         raise ValueError(f"window must be >= 1, got {args.window}")
-    agent = QLearningAgent(args.seed, settings_from(args, QSettings))
+    agent = GravwellQAgent(args.seed, settings_from(args, GravwellQSettings))
     game = Gravwell(num_players=4, inert_tractors=args.inert_tractors)
     wins = learn(agent, args.games, args.seed, args.opponents, game, args.progress)
     agent.save(args.out)
@@ -123,7 +98,9 @@ def main(args: Args) -> tuple[QLearningAgent, np.ndarray]:
         }  # fmt: skip
         agent.export_json(args.export_json, training)
     title = f"Q-learning {args.representation} states vs 3 {args.opponents}"
-    plot_curve(wins, args.window, Path(args.out).with_suffix("").parent / (Path(args.out).stem + "_curve.png"), title)
+    plot_moving_win_rate(
+        wins, args.window, Path(args.out).with_suffix("").parent / (Path(args.out).stem + "_curve.png"), title
+    )
     return agent, wins
 
 

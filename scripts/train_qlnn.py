@@ -1,4 +1,4 @@
-"""Train seed 004's Q-learning neural network (``baselines/learners/qlnn.py``) against a scripted opponent.
+"""Train seed 004's Q-learning neural network (``baselines/learners/qlnn/``) against a scripted opponent.
 
     # the thesis' setup (9x9, ANN(.., 160, 187, ..), sigmoid, plain SGD, online updates, terminal reward only)
     python -m scripts.train_qlnn --config board_size=9 --episodes 3000 --opponents path --out runs/qlnn/thesis
@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import csv
 import dataclasses
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
-from baselines.learners.qlnn import QLNNAgent, QLNNSettings, TrainingPoint, train
+from baselines.learners.qlnn import QLNNAgent, QLNNPoint, QLNNSettings, train
+from baselines.plots import plot_qlnn_history
 from baselines.settings import parse_config
 from boardenvs.registry import make_game
 
@@ -111,49 +111,22 @@ def check_args(args: Args) -> None:
     check_agents("eval_opponent", [args.eval_opponent], args.game)
 
 
-def write_history(history: list[TrainingPoint], path: Path) -> None:
-    """One CSV row per :class:`TrainingPoint`."""
-    columns = [f.name for f in dataclasses.fields(TrainingPoint)]
+def write_history(history: list[QLNNPoint], path: Path) -> None:
+    """One CSV row per :class:`QLNNPoint`."""
+    columns = [f.name for f in dataclasses.fields(QLNNPoint)]
     with open(path, "w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(columns)
         writer.writerows([getattr(point, column) for column in columns] for point in history)
 
 
-def plot_history(history: list[TrainingPoint], path: Path, title: str) -> None:
-    """Evaluation score with its 95% band, and the training score, against episodes."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    figure, axis = plt.subplots(figsize=(7, 4.2))
-    points = [point for point in history if not math.isnan(point.eval_score)]
-    x = [point.episode for point in points]
-    line = axis.plot(x, [point.eval_score for point in points], marker="o", markersize=3, label="greedy network")
-    axis.fill_between(x, [p.eval_low for p in points], [p.eval_high for p in points], color=line[0].get_color(),
-                      alpha=0.2, linewidth=0, label="95% Wilson interval")  # fmt: skip
-    trained = [point for point in history if not math.isnan(point.train_score)]
-    axis.plot([p.episode for p in trained], [p.train_score for p in trained], linestyle=":", label="training score")
-    axis.axhline(0.5, color="grey", linestyle="--")
-    axis.set_ylim(-0.02, 1.02)
-    axis.set_xlabel("training episodes")
-    axis.set_ylabel("score (wins + draws/2)")
-    axis.grid(alpha=0.3)
-    axis.legend(loc="lower right")
-    axis.set_title(title, fontsize=9)
-    figure.tight_layout()
-    figure.savefig(path, dpi=100)
-    plt.close(figure)
-
-
-def report(point: TrainingPoint) -> None:
+def report(point: QLNNPoint) -> None:
     """One progress line per evaluation."""
     print(f"episode {point.episode:6d}  eps {point.epsilon:.3f}  {point.seconds:7.1f}s  train {point.train_score:.3f}"
           f"  eval {point.eval_score:.3f} [{point.eval_low:.3f}, {point.eval_high:.3f}]", flush=True)  # fmt: skip
 
 
-def main(args: Args) -> tuple[QLNNAgent, list[TrainingPoint]]:
+def main(args: Args) -> tuple[QLNNAgent, list[QLNNPoint]]:
     """Train, then write the network, the history CSV and the learning curve into ``args.out``."""
     import torch
 
@@ -170,7 +143,7 @@ def main(args: Args) -> tuple[QLNNAgent, list[TrainingPoint]]:
     agent.network.save(out / "qlnn.pt")
     write_history(history, out / "history.csv")
     title = f"qlnn: {args.game} {' '.join(args.config)} vs {args.opponents}, eval vs {args.eval_opponent}"
-    plot_history(history, out / "learning_curve.png", title)
+    plot_qlnn_history(history, out / "learning_curve.png", title)
     return agent, history
 
 

@@ -1,4 +1,4 @@
-"""Train a generic tabular Q-learning agent on any registered game (``baselines/learners/tabular_q.py``).
+"""Train a generic tabular Q-learning agent on any registered game (``baselines/learners/tabular_q/``).
 
     python -m scripts.train_tabular_q --game quoridor --config board_size=3 --episodes 20000 \\
         --opponents random --eval-every 1000 --eval-games 200 --out runs/tabular_q/quoridor3
@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import csv
 import dataclasses
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
-from baselines.learners.tabular_q import SELF_PLAY, QSettings, TabularQAgent, TrainingPoint, train
+from baselines.learners.tabular_q import SELF_PLAY, TabularQAgent, TabularQPoint, TabularQSettings, train
+from baselines.plots import plot_tabular_q_history
 from baselines.settings import parse_config, settings_from
 from boardenvs.registry import make_game
 
@@ -38,19 +38,19 @@ class Args:
     """Training games."""
     opponents: str = "random"
     """Opponents: an agent spec (random, heuristic, mcts:simulations=20, ...) in the other seats, or self."""
-    learning_rate: float = QSettings.learning_rate
+    learning_rate: float = TabularQSettings.learning_rate
     """Learning rate alpha in (0, 1]."""
-    discount: float = QSettings.discount
+    discount: float = TabularQSettings.discount
     """Discount gamma in [0, 1] per own decision."""
-    exploration: str = QSettings.exploration
+    exploration: str = TabularQSettings.exploration
     """Exploration while training: epsilon (epsilon-greedy) or boltzmann."""
-    epsilon: float = QSettings.epsilon
+    epsilon: float = TabularQSettings.epsilon
     """Epsilon in [0, 1] at the start of training."""
     epsilon_final: str = "none"
     """Epsilon at the end of training, reached linearly (none: constant)."""
-    temperature: float = QSettings.temperature
+    temperature: float = TabularQSettings.temperature
     """Boltzmann temperature (> 0)."""
-    initial_value: float = QSettings.initial_value
+    initial_value: float = TabularQSettings.initial_value
     """Value of every action in a newly met state."""
     eval_every: int = 0
     """Evaluate every this many episodes (0: episodes // 20, at least 1)."""
@@ -78,15 +78,15 @@ class Args:
 def check_args(args: Args) -> None:
     """The game, its config, the learning settings and the agents, before any episode."""
     check_game(args.game, args.config)
-    settings_from(args, QSettings)
+    settings_from(args, TabularQSettings)
     if args.opponents != SELF_PLAY:
         check_agents("opponents", [args.opponents], args.game)
     check_agents("eval_opponent", [args.eval_opponent], args.game)
 
 
-def write_history(history: list[TrainingPoint], path: Path) -> None:
-    """One CSV row per :class:`TrainingPoint`."""
-    columns = [f.name for f in dataclasses.fields(TrainingPoint)]
+def write_history(history: list[TabularQPoint], path: Path) -> None:
+    """One CSV row per :class:`TabularQPoint`."""
+    columns = [f.name for f in dataclasses.fields(TabularQPoint)]
     with open(path, "w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(columns)
@@ -94,45 +94,12 @@ def write_history(history: list[TrainingPoint], path: Path) -> None:
             writer.writerow([getattr(point, column) for column in columns])
 
 
-def plot_history(history: list[TrainingPoint], path: Path, title: str, num_players: int) -> None:
-    """Save the evaluation score (95% band), the share of moves the table decided, and the table size."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    episodes = [point.episode for point in history]
-    figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
-    evaluated = [point for point in history if not math.isnan(point.eval_score)]
-    if evaluated:
-        x = [point.episode for point in evaluated]
-        line = left.plot(x, [point.eval_score for point in evaluated], marker="o", markersize=3, label="greedy agent")
-        low, high = [point.eval_low for point in evaluated], [point.eval_high for point in evaluated]
-        left.fill_between(x, low, high, color=line[0].get_color(), alpha=0.2, linewidth=0, label="95% Wilson interval")
-        informed = [point.eval_informed for point in evaluated]
-        left.plot(x, informed, color="tab:green", linestyle=":", label="share of its moves decided by the table")
-    left.axhline(1 / num_players, color="grey", linestyle="--", label=f"1/{num_players} (equal strength, no draws)")
-    left.set_ylim(-0.02, 1.02)
-    left.set_xlabel("training episodes")
-    left.set_ylabel("score vs evaluation opponent (draws half)")
-    left.legend(loc="lower right")
-    right.plot(episodes, [point.states for point in history], marker="o", markersize=3)
-    right.set_xlabel("training episodes")
-    right.set_ylabel("states in the table")
-    for axis in (left, right):
-        axis.grid(alpha=0.3)
-    figure.suptitle(title)
-    figure.tight_layout()
-    figure.savefig(path, dpi=100)
-    plt.close(figure)
-
-
-def main(args: Args) -> tuple[TabularQAgent, list[TrainingPoint]]:
+def main(args: Args) -> tuple[TabularQAgent, list[TabularQPoint]]:
     """Train, then write the table, the history CSV and the learning curve into ``args.out``."""
     game = make_game(args.game, **parse_config(args.config))
     eval_every = args.eval_every or max(1, args.episodes // 20)
     agent, history = train(
-        game, args.episodes, args.opponents, settings_from(args, QSettings), args.seed, args.progress,
+        game, args.episodes, args.opponents, settings_from(args, TabularQSettings), args.seed, args.progress,
         eval_every=eval_every, eval_games=args.eval_games, eval_opponent=args.eval_opponent,
     )  # fmt: skip
     out = Path(args.out)
@@ -141,7 +108,7 @@ def main(args: Args) -> tuple[TabularQAgent, list[TrainingPoint]]:
     write_history(history, out / "history.csv")
     config = " ".join(args.config)
     title = f"tabular Q: {args.game} {config} vs {args.opponents}, eval vs {args.eval_opponent}".replace("  ", " ")
-    plot_history(history, out / "learning_curve.png", title, game.spec.num_players)
+    plot_tabular_q_history(history, out / "learning_curve.png", title, game.spec.num_players)
     return agent, history
 
 

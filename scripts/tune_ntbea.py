@@ -11,7 +11,7 @@ evaluations run in ``--workers`` processes, or Ray actors with ``--backend ray``
 Search spaces: ``rhea`` (BMRH's space from ``rinascimento_agents.csv``), ``ef`` (event-value weights
 ``ef_w<i>`` over -1, -0.8, ..., 1, sized by the agent's ``ef_mapping``/``ef_degree``/``ef_perspective``),
 ``rhea+ef`` (both), or a JSON file ``{"name": [values...]}``. Parameters fixed in ``--agent`` are removed from
-the space (``baselines/search/tuning.py``). Writes ``<out>/history.csv``, ``<out>/fitness.png`` and
+the space (``baselines/tuning/tuning.py``). Writes ``<out>/history.csv``, ``<out>/fitness.png`` and
 ``<out>/best.json``.
 """
 
@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import ClassVar
 
 from baselines.factory import make_agent
-from baselines.search.tuning import TuneOutcome, TuneSettings, search_space, tune
 from baselines.settings import parse_config, settings_from
+from baselines.tuning.tuning import TuneOutcome, TuneSettings, search_space, tune
 from boardenvs.registry import make_game
 
 from ._args import (

@@ -14,8 +14,9 @@ import pytest
 from baselines.agent import MAX_COUNT, MAX_SECONDS
 from baselines.factory import agent_choices, make_agent
 from baselines.games import GAMES
-from baselines.games.splendor.rmcts import RinascimentoMCTSAgent, RMCTSParams
 from baselines.search.rhea import RHEAAgent, RHEAParams
+from baselines.search.rhea_params import PLAN_VALUES
+from baselines.search.rmcts import RinascimentoMCTSAgent, RMCTSParams
 
 BAD_NUMBERS = ["nan", "inf", "-inf", "-1", "1e20", "99999999999999999999", "true", "abc"]
 """Spec text that no numeric setting of any agent allows."""
@@ -25,7 +26,11 @@ def numeric_settings(agent_class: type) -> list[str]:
     """The int and float settings an agent's spec may give (its keyword arguments, or its parameter table)."""
     if issubclass(agent_class, (RHEAAgent, RinascimentoMCTSAgent)):
         params = RHEAParams if issubclass(agent_class, RHEAAgent) else RMCTSParams
-        return [f.name for f in dataclasses.fields(params) if f.type in ("int", "float")]
+        names = [f.name for f in dataclasses.fields(params) if f.type in ("int", "float")]
+        if params is RHEAParams:  # the settings of the plan values games registered (Splendor's ef_degree)
+            names += [name for kind in PLAN_VALUES.values() for name, (_, default) in kind.settings.items()
+                      if type(default) in (int, float)]  # fmt: skip
+        return names
     signature = inspect.signature(agent_class.__init__)
     return [
         name

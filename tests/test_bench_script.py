@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from scripts.bench import Args, Measurement, main, median_measurement, report
+from baselines.speed import Measurement, median_measurement, report
+from scripts.bench import Args, main
 
 
 def has_pillow() -> bool:
@@ -63,7 +64,7 @@ def test_mcts_flag_times_our_search_and_openspiels_side_by_side(tmp_path, capsys
 
 
 def test_report_mcts_without_openspiel_says_so() -> None:
-    from scripts.bench import SearchSpeed, report_mcts
+    from baselines.speed import SearchSpeed, report_mcts
 
     text = report_mcts([SearchSpeed("ours", 10, [0.5])])
     assert "20" in text and "no reference" in text

@@ -1,5 +1,5 @@
-"""Tests of the benchmark (``baselines.benchmark`` and ``scripts/benchmark.py``) on a micro budget given as data:
-2 games x 2 learners (PPO and AlphaZero) with a few hundred steps and 4 evaluation games per opponent."""
+"""Tests of the learner benchmark (``baselines.benchmark`` and ``scripts/learner_benchmark.py``) on a micro budget
+given as data: 2 games x 2 learners (PPO and AlphaZero) with a few hundred steps and 4 evaluation games per opponent."""
 
 from __future__ import annotations
 
@@ -20,11 +20,13 @@ from baselines import benchmark  # noqa: E402
 from baselines.agent import BaseAgent, RandomAgent  # noqa: E402
 from baselines.arena import evaluate_against  # noqa: E402
 from baselines.benchmark import TABLE, Budget, Cell, CellJob, CountingAgent, markdown_row, select  # noqa: E402
+from baselines.factory import make_agent  # noqa: E402
+from baselines.learners.evaluation import read_eval_rows  # noqa: E402
 from baselines.learners.sb3 import pretrained as sb3_pretrained  # noqa: E402
 from boardenvs.core import Game  # noqa: E402
 from boardenvs.registry import make_game  # noqa: E402
-from scripts import benchmark as script  # noqa: E402
-from scripts.benchmark import Args, main  # noqa: E402
+from scripts import learner_benchmark as script  # noqa: E402
+from scripts.learner_benchmark import Args, main  # noqa: E402
 
 PPO_MICRO = Budget("micro", 128, eval_games=4, curve_points=2, curve_games=2,
                    settings=("n_envs=1", "n_steps=64", "batch_size=32", "n_epochs=1"))  # fmt: skip
@@ -97,7 +99,7 @@ def test_the_csv_markdown_and_one_curve_per_game_are_written(finished: Path) -> 
 def test_a_rerun_trains_nothing_and_rewrites_no_result(copy_of: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     stamps = {cell.name: (copy_of / cell.name / "result.json").stat().st_mtime_ns for cell in MICRO_TABLE}
     trained: list[str] = []
-    monkeypatch.setattr(benchmark, "TRAINERS", {name: lambda job: trained.append(job.cell.name) for name in
+    monkeypatch.setattr(benchmark.trainers, "TRAINERS", {name: lambda job: trained.append(job.cell.name) for name in
                                                 benchmark.LEARNERS})  # fmt: skip
     results = main(micro_args(copy_of), MICRO_TABLE)
     assert trained == [] and len(results) == len(MICRO_TABLE)
@@ -106,13 +108,13 @@ def test_a_rerun_trains_nothing_and_rewrites_no_result(copy_of: Path, monkeypatc
 
 def test_force_and_a_changed_cell_train_again(copy_of: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     trained: list[str] = []
-    original = dict(benchmark.TRAINERS)
+    original = dict(benchmark.trainers.TRAINERS)
 
     def counting(job: CellJob) -> Any:
         trained.append(job.cell.name)
         return original[job.cell.learner](job)
 
-    monkeypatch.setattr(benchmark, "TRAINERS", {name: counting for name in benchmark.LEARNERS})
+    monkeypatch.setattr(benchmark.trainers, "TRAINERS", {name: counting for name in benchmark.LEARNERS})
     main(micro_args(copy_of, games=["quoridor"], learners=["ppo"], force=True), MICRO_TABLE)
     changed = tuple(dataclasses.replace(cell, settings=("n_epochs=2",)) if cell.name == "node_conquest-ppo" else cell
                     for cell in MICRO_TABLE)  # fmt: skip
@@ -152,7 +154,7 @@ def test_an_sb3_cell_killed_mid_run_resumes_from_its_checkpoint(
     assert not (tmp_path / "quoridor-ppo" / "result.json").exists() and (run / "latest.zip").is_file()
     (result,) = main(args, MICRO_TABLE)
     assert "resuming" in capsys.readouterr().out and result["trained"] == 128
-    steps = [row.steps for row in benchmark.read_eval_rows(run / "eval.csv") if row.opponent == "random"]
+    steps = [row.steps for row in read_eval_rows(run / "eval.csv") if row.opponent == "random"]
     assert steps == [0, 64, 128], "every evaluation logged once"
 
 
@@ -200,9 +202,9 @@ def test_ship_copies_each_games_best_ppo_model_into_the_shelf(
     assert [path.name.split("_ppo_")[0] for path in shipped] == ["quoridor", "node_conquest"]
     entries = sb3_pretrained.shipped()
     assert [entry["game"] for entry in entries] == ["quoridor", "node_conquest"]
-    assert all(entry["command"].startswith("python -m scripts.benchmark") for entry in entries)
+    assert all(entry["command"].startswith("python -m scripts.learner_benchmark") for entry in entries)
     game = make_game("quoridor", board_size=3)
-    agent = benchmark.make_agent("ppo:pretrained", "quoridor", 0)
+    agent = make_agent("ppo:pretrained", "quoridor", 0)
     state = game.initial_state(np.random.default_rng(0))
     assert game.is_legal(state, agent.act(game, state, 0))
     with pytest.raises(ValueError, match=r"finish the PPO cells first .*quoridor-ppo"):

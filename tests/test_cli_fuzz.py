@@ -78,7 +78,9 @@ def cases(files: dict[str, str]) -> dict[str, Case]:
         ),
         "bench_compare": Case(bad={"before": [NAME, ""], "games": [NAME], "config": CONFIG}),
         "bench_distributed": Case(bad={**game, "agents": [NAME, "", "random"], "setups": [NAME]}, free={"out": OUTPUT}),
-        "benchmark": Case(bad={"budget": [NAME, ""], "games": [NAME], "learners": [NAME]}, free={"out": OUTPUT}),
+        "learner_benchmark": Case(
+            bad={"budget": [NAME, ""], "games": [NAME], "learners": [NAME]}, free={"out": OUTPUT}
+        ),
         "compare_alphazero": Case(
             base=["--runs", f"a={files['alphazero_run']}", "--png", files["png"]],
             bad={"runs": ["malformed", f"x={files['missing']}", "=x"], "opponent": [NAME, ""]},

@@ -31,8 +31,9 @@ from baselines.arena import tournament
 from baselines.arena.match import IllegalActionError
 from baselines.distributed import check_reachable, make_executor
 from baselines.factory import make_agent
-from baselines.search.ntbea import NTBEA, GameFitness, head_to_head
-from baselines.search.tuning import TuneSettings
+from baselines.tuning.game_fitness import GameFitness, head_to_head
+from baselines.tuning.ntbea import NTBEA
+from baselines.tuning.tuning import TuneSettings
 from boardenvs.registry import make_game
 from scripts import tournament as tournament_script
 
@@ -40,6 +41,7 @@ ray = pytest.importorskip("ray")
 
 ROOT = Path(__file__).resolve().parents[1]
 SPACE = {"a": [0, 1, 2, 3], "b": [0, 1, 2]}
+
 
 # -- agents and functions the workers run (imported there from this module) -------------------------------------
 class SlowRandom(RandomAgent):

@@ -3,8 +3,8 @@
 Every kind of file that a run, an agent or a tool reads (tournament logs through ``read_records`` and through a
 resumed tournament, the evolved-network run's ``history.csv``, an AlphaZero run's ``state.pt``, checkpoint and
 replay files, tabular Q tables, the Gravwell and Battle Sheep Q tables and evolved networks shipped in
-``baselines/data``, QLNN weights and JSON replays) is damaged in five ways: **truncated** (to nothing, one byte,
-half, all but the last byte, and for line formats at a line boundary), **zeroed** (all of it, or a block),
+``baselines/learners/*/models``, QLNN weights and JSON replays) is damaged in five ways: **truncated** (to nothing,
+one byte, half, all but the last byte, and for line formats at a line boundary), **zeroed** (all of it, or a block),
 **bit-flipped** (one random bit, ``FLIPS`` times per file), **tampered** (the format stays valid, the values are
 wrong) and **foreign** (a file of another kind). Reading it must then either
 
@@ -39,8 +39,11 @@ import torch
 from baselines.agent import RandomAgent
 from baselines.arena import play_game, read_records, tournament
 from baselines.arena.replays import replay_from_record
-from baselines.games.battle_sheep.qlearning import SheepQTable
-from baselines.games.gravwell.neuroevolution import (
+from baselines.learners.alphazero import AlphaZeroSettings, AlphaZeroTrainer, NetworkConfig, SelfPlaySettings
+from baselines.learners.alphazero.network import load_checkpoint
+from baselines.learners.alphazero.runfiles import load_examples
+from baselines.learners.gravwell_q import GravwellQAgent
+from baselines.learners.neuroevolution import (
     EvolutionSettings,
     evolve,
     network_from_bytes,
@@ -49,11 +52,8 @@ from baselines.games.gravwell.neuroevolution import (
     training_record,
     write_history,
 )
-from baselines.games.gravwell.qlearning import QLearningAgent
-from baselines.learners.alphazero import AlphaZeroSettings, AlphaZeroTrainer, NetworkConfig, SelfPlaySettings
-from baselines.learners.alphazero.network import load_checkpoint
-from baselines.learners.alphazero.runfiles import load_examples
 from baselines.learners.qlnn import QNetwork
+from baselines.learners.sheep_q import SheepQTable
 from baselines.learners.tabular_q import QTable, train
 from baselines.runs import with_digest
 from boardenvs.registry import make_game
@@ -62,7 +62,15 @@ from boardenvs.replay import load_replay
 SEED = int(os.environ.get("BOARDENVS_FILE_FUZZ_SEED") or random.SystemRandom().randrange(2**32))
 FLIPS = 6
 """Random single-bit flips per kind of file."""
-DATA = Path(__file__).resolve().parents[1] / "baselines" / "data"
+LEARNERS = Path(__file__).resolve().parents[1] / "baselines" / "learners"
+SHIPPED = {
+    "gravwell-q": LEARNERS / "gravwell_q" / "models",
+    "battle-sheep-q": LEARNERS / "sheep_q" / "models",
+    "battle-sheep-q-file": LEARNERS / "sheep_q" / "models",
+    "gravwell-network": LEARNERS / "neuroevolution" / "models",
+    "qlnn": LEARNERS / "qlnn" / "models",
+}
+"""The folder each kind's shipped file is copied from."""
 TOY_AGENTS = {"a": RandomAgent, "b": RandomAgent}
 TOY_GAMES = 6
 EVOLUTION = EvolutionSettings(generations=3, children=1, start_runs=2, num_players=2, seed=1)
@@ -132,7 +140,7 @@ def read_tabular_q(path: Path) -> Any:
 
 
 def read_shipped_gravwell_q(path: Path) -> Any:
-    agent = QLearningAgent(0)
+    agent = GravwellQAgent(0)
     agent.load_json(path.read_bytes(), repr(str(path)), require_digest=True)
     return canon([agent.settings, agent.q_play, agent.q_stop])
 
@@ -438,8 +446,8 @@ def make_originals(root: Path) -> dict[str, Path]:
         shutil.copytree(folders["alphazero-state"], folders[name], dirs_exist_ok=True)
     agent, _ = train(toy, 30, "random", seed=0)
     agent.save(folders["tabular-q"] / "table.npz")
-    for name in ("gravwell-q", "battle-sheep-q", "battle-sheep-q-file", "gravwell-network", "qlnn"):
-        shutil.copy(DATA / KIND[name].file, folders[name] / KIND[name].file)
+    for name, folder in SHIPPED.items():
+        shutil.copy(folder / KIND[name].file, folders[name] / KIND[name].file)
     record = play_game(toy, [RandomAgent(0), RandomAgent(1)], seed=3)
     replay_from_record(toy, record).save(folders["json-replay"] / "replay.json")
     return folders

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+import baselines.games.gravwell.ceiling as ceiling_agents
 import scripts.gravwell_ceiling as ceiling
 from baselines.arena import evaluate_against
 from baselines.factory import make_agent
@@ -79,7 +80,7 @@ def test_the_cheating_kinds_are_given_the_true_state(kind: str, monkeypatch: pyt
         learner.act = spying_act
         return learner
 
-    monkeypatch.setattr(ceiling, "TrueStateGravwell", SpyGame)
+    monkeypatch.setattr(ceiling_agents, "TrueStateGravwell", SpyGame)
     monkeypatch.setattr(ceiling, "make_learner", spied_learner)
     main(Args(kind=kind, **SMALL))
     assert learner_saw_truth and all(learner_saw_truth)

@@ -10,8 +10,8 @@ import pytest
 
 from baselines.arena import play_game
 from baselines.factory import make_agent
-from baselines.games.gravwell import RandomAgent
-from baselines.games.gravwell.neuroevolution import (
+from baselines.games.gravwell import RandomEmergencyStopAgent
+from baselines.learners.neuroevolution import (
     NUM_INPUTS,
     NUM_OUTPUTS,
     EvolutionSettings,
@@ -171,7 +171,7 @@ def test_bad_evolution_settings_name_the_field(field: str, value: int) -> None:
 def test_the_agent_plays_every_config_to_the_end_and_never_uses_the_stop(config: dict) -> None:
     game = Gravwell(**config)
     agent = NeuroevolutionAgent(0, _slot_network(0))
-    others = [RandomAgent(seat) for seat in range(1, game.n)]
+    others = [RandomEmergencyStopAgent(seat) for seat in range(1, game.n)]
     own = []
     for seed in range(3):
         record = play_game(game, [agent, *others], seed)
@@ -217,7 +217,7 @@ def test_make_agent_plays_the_shipped_network_of_the_game(inert: bool) -> None:
     agent = make_agent("neuroevolution", "gravwell", 0)
     assert isinstance(agent, NeuroevolutionAgent) and agent.network is None
     game = Gravwell(num_players=4, inert_tractors=inert)
-    record = play_game(game, [agent, RandomAgent(1), RandomAgent(2), RandomAgent(3)], seed=7)
+    record = play_game(game, [agent, *(RandomEmergencyStopAgent(seat) for seat in (1, 2, 3))], seed=7)
     assert record.plies > 0 and agent.loaded_for is inert and agent.network == shipped_network(inert)
     assert agent.network.size() >= 1
 
@@ -271,7 +271,7 @@ HISTORY_DAMAGE = {
 
 @pytest.mark.parametrize("kind", list(HISTORY_DAMAGE))
 def test_a_damaged_history_is_an_error_naming_file_line_and_column(tmp_path: Path, kind: str) -> None:
-    from baselines.games.gravwell.neuroevolution import read_history
+    from baselines.learners.neuroevolution import read_history
 
     old, new, where = HISTORY_DAMAGE[kind]
     path = tmp_path / "history.csv"

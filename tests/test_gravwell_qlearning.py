@@ -10,11 +10,11 @@ import pytest
 
 from baselines.arena import play_game
 from baselines.factory import make_agent
-from baselines.games.gravwell import RandomAgent
-from baselines.games.gravwell.qlearning import (
+from baselines.games.gravwell import RandomEmergencyStopAgent
+from baselines.learners.gravwell_q import (
+    GravwellQAgent,
+    GravwellQSettings,
     PretrainedQAgent,
-    QLearningAgent,
-    QSettings,
     boltzmann_choice,
     learn,
     play_state,
@@ -76,30 +76,30 @@ def test_boltzmann_reproducible_by_seed() -> None:
 
 
 def test_training_updates_table_and_plays_legally() -> None:
-    agent = QLearningAgent(3, QSettings(representation=864))
+    agent = GravwellQAgent(3, GravwellQSettings(representation=864))
     wins = learn(agent, 200, seed=5)
     assert wins.shape == (200,) and not agent.training
     assert np.count_nonzero(agent.q_play) > 50 and np.count_nonzero(agent.q_stop) > 5
-    again = QLearningAgent(3, QSettings(representation=864))
+    again = GravwellQAgent(3, GravwellQSettings(representation=864))
     learn(again, 200, seed=5)
     np.testing.assert_array_equal(agent.q_play, again.q_play)
     game = Gravwell(num_players=4)
     for seed in range(4):
-        record = play_game(game, [agent, RandomAgent(1), RandomAgent(2), RandomAgent(3)], seed)
+        record = play_game(game, [agent, *(RandomEmergencyStopAgent(seat) for seat in (1, 2, 3))], seed)
         assert record.plies > 0
 
 
 def test_round_rewards_and_disabled_stop() -> None:
-    agent = QLearningAgent(0, QSettings(reward_timing="round", use_stop=False))
+    agent = GravwellQAgent(0, GravwellQSettings(reward_timing="round", use_stop=False))
     learn(agent, 30, seed=2, game=Gravwell(num_players=4, inert_tractors=True))
     assert np.count_nonzero(agent.q_play) > 0 and np.count_nonzero(agent.q_stop) == 0
 
 
 def test_save_load_round_trip(tmp_path: Path) -> None:
-    agent = QLearningAgent(0, QSettings(representation=864, temperature=2.0))
+    agent = GravwellQAgent(0, GravwellQSettings(representation=864, temperature=2.0))
     learn(agent, 20, seed=1)
     agent.save(tmp_path / "q")
-    loaded = QLearningAgent.load(tmp_path / "q.npz")
+    loaded = GravwellQAgent.load(tmp_path / "q.npz")
     assert loaded.settings == agent.settings and not loaded.training
     np.testing.assert_array_equal(loaded.q_play, agent.q_play)
     np.testing.assert_array_equal(loaded.q_stop, agent.q_stop)
@@ -119,7 +119,7 @@ def test_save_load_round_trip(tmp_path: Path) -> None:
 )
 def test_bad_settings_name_the_field(field: str, value: object) -> None:
     with pytest.raises(ValueError, match=field):
-        QSettings(**{field: value})
+        GravwellQSettings(**{field: value})
 
 
 def test_bad_script_settings(tmp_path: Path) -> None:
@@ -163,10 +163,10 @@ def test_paper_script_end_to_end(tmp_path: Path) -> None:
 
 
 def test_json_table_round_trip_and_shape_check(tmp_path: Path) -> None:
-    agent = QLearningAgent(0, QSettings(representation=864, reward_timing="round"))
+    agent = GravwellQAgent(0, GravwellQSettings(representation=864, reward_timing="round"))
     learn(agent, 10, seed=3)
     path = agent.export_json(tmp_path / "table.json", {"games": 10})
-    other = QLearningAgent(1)
+    other = GravwellQAgent(1)
     other.load_json(path.read_text())
     assert other.settings == agent.settings
     np.testing.assert_allclose(other.q_play, agent.q_play, atol=1e-4)
@@ -187,7 +187,7 @@ def test_registered_agent_loads_the_shipped_table_of_the_game(inert: bool) -> No
     agent = make_agent("qlearning", "gravwell", 0)
     assert isinstance(agent, PretrainedQAgent) and agent.loaded_for is None
     game = Gravwell(num_players=4, inert_tractors=inert)
-    record = play_game(game, [agent, RandomAgent(1), RandomAgent(2), RandomAgent(3)], seed=7)
+    record = play_game(game, [agent, *(RandomEmergencyStopAgent(seat) for seat in (1, 2, 3))], seed=7)
     assert record.plies > 0 and agent.loaded_for is inert and not agent.training
     shipped = json.loads(shipped_table(inert))
     assert shipped["training"]["inert_tractors"] is inert and shipped["training"]["games"] >= 1000

@@ -1,7 +1,10 @@
 """The layering of docs/design.md §1: imports point down, the rules need numpy only, no import cycles.
 
 The import graph is read from the source: every import statement that runs, lazy ones inside functions included
-(imports under ``if TYPE_CHECKING:`` serve annotations only and are left out).
+(imports under ``if TYPE_CHECKING:`` serve annotations only and are left out), and every string constant that names
+a module of the packages (``"baselines.learners.tabular_q:TabularQAgent"``: a module loaded by name is still an
+edge; docstrings are not). Inside ``baselines`` the modules stand on the rungs of a ladder (:data:`RUNGS`, drawn in
+docs/design.md §1): a module imports its own rung and the rungs below only.
 """
 
 from __future__ import annotations
@@ -16,6 +19,20 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("boardenvs", "baselines")
 GAMES = ("quoridor", "splendor", "gravwell", "battle_sheep", "node_conquest")
+KERNEL = ("agent", "factory", "params", "progress", "extras", "runs", "workers", "distributed", "settings")
+KERNEL += ("pretrained", "schedules", "plots")
+RUNGS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("kernel", tuple(f"baselines.{name}" for name in KERNEL)),
+    ("search", ("baselines.search",)),
+    ("games", ("baselines.games",)),
+    ("arena", ("baselines.arena",)),
+    ("learners", ("baselines.learners",)),
+    ("tuning", ("baselines.tuning",)),
+    ("apps", ("baselines.benchmark", "baselines.web", "baselines")),
+)
+"""The ladder inside ``baselines``, bottom to top (docs/design.md §1): each rung's module prefixes (a prefix names
+the module and everything under it; ``baselines`` alone is the package's ``__init__``, which imports the families so
+that the registry of :mod:`baselines.factory` is full)."""
 
 
 def module_name(path: Path) -> str:
@@ -104,10 +121,66 @@ def test_baselines_never_imports_the_scripts() -> None:
         assert not upward, f"{path} imports {upward}"
 
 
-def internal_graph() -> dict[str, set[str]]:
+def named_modules(tree: ast.Module, modules: set[str]) -> set[str]:
+    """The known ``modules`` that a string constant of the file names (``"pkg.mod"`` or ``"pkg.mod:attribute"``),
+    docstrings left out: loading a module by name ties two modules together as an import does. A bare package name
+    (``"boardenvs"``, the namespace of the environment ids) is a name, not a path, and does not count."""
+    named = {text.partition(":")[0].strip() for text in code_strings(tree)}
+    return {name for name in named if "." in name} & modules
+
+
+def internal_graph(strings: bool = True) -> dict[str, set[str]]:
+    """Module -> the modules of the packages it imports (and, with ``strings``, names in a string)."""
     modules = {module_name(path): path for package in PACKAGES for path in source_files(package)}
     known = set(modules)
-    return {name: imports_of(parse(path), known) - {name} for name, path in modules.items()}
+    graph = {}
+    for name, path in modules.items():
+        tree = parse(path)
+        edges = imports_of(tree, known) | (named_modules(tree, known) if strings else set())
+        graph[name] = edges - {name}
+    return graph
+
+
+def rung_of(module: str) -> int | None:
+    """The rung (index into :data:`RUNGS`) of a ``baselines`` module: its longest matching prefix; ``None`` outside
+    ``baselines``."""
+    best: tuple[int, int] | None = None
+    for index, (_, prefixes) in enumerate(RUNGS):
+        for prefix in prefixes:
+            inside = module == prefix or module.startswith(prefix + ".")
+            if inside and (best is None or len(prefix) > best[0]):
+                best = (len(prefix), index)
+    return None if best is None else best[1]
+
+
+def upward_edges(graph: dict[str, set[str]]) -> list[str]:
+    """Every edge of the graph from a ``baselines`` module to a module on a higher rung, as text."""
+    found = []
+    for source, targets in sorted(graph.items()):
+        low = rung_of(source)
+        for target in sorted(targets):
+            high = rung_of(target)
+            if low is not None and high is not None and high > low:
+                found.append(f"{source} ({RUNGS[low][0]}) -> {target} ({RUNGS[high][0]})")
+    return found
+
+
+def test_every_baselines_module_stands_on_a_rung() -> None:
+    homeless = [name for name in internal_graph() if name.startswith("baselines") and rung_of(name) is None]
+    assert not homeless, f"modules on no rung of the ladder (add them to RUNGS and docs/design.md §1): {homeless}"
+
+
+def test_imports_inside_baselines_go_down_the_ladder() -> None:
+    upward = upward_edges(internal_graph())
+    assert not upward, "imports (or module names in strings) that climb the ladder:\n" + "\n".join(upward)
+
+
+def test_a_module_named_in_a_string_is_an_edge() -> None:
+    tree = ast.parse('"""baselines.search.rhea"""\nLOADER = "baselines.learners.qlnn:QLNNAgent"\n')
+    assert named_modules(tree, {"baselines.search.rhea", "baselines.learners.qlnn"}) == {"baselines.learners.qlnn"}
+    assert upward_edges({"baselines.factory": {"baselines.learners.qlnn"}}) == [
+        "baselines.factory (kernel) -> baselines.learners.qlnn (learners)"
+    ]
 
 
 def find_cycle(graph: dict[str, set[str]]) -> list[str]:
@@ -135,7 +208,12 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str]:
 
 
 def test_no_import_cycle() -> None:
+    assert find_cycle(internal_graph(strings=False)) == []
+
+
+def test_no_cycle_even_through_modules_named_in_strings() -> None:
     assert find_cycle(internal_graph()) == []
+    assert find_cycle({"a": {"b"}, "b": {"a"}}) == ["a", "b", "a"]
 
 
 def imported_modules(statement: str) -> set[str]:

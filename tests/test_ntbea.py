@@ -1,4 +1,4 @@
-"""NTBEA (``baselines.search.ntbea``): the model, the search on a cheap noisy function, games, and the CLI."""
+"""NTBEA (``baselines.tuning.ntbea``): the model, the search on a cheap noisy function, games, and the CLI."""
 
 from __future__ import annotations
 
@@ -10,14 +10,10 @@ import numpy as np
 import pytest
 
 from baselines.factory import format_spec, make_agent, parse_spec
-from baselines.search.ntbea import (
-    NTBEA,
-    GameFitness,
-    NTupleModel,
-    head_to_head,
-)
 from baselines.search.rhea import RHEAAgent
-from baselines.search.tuning import search_space
+from baselines.tuning.game_fitness import GameFitness, head_to_head
+from baselines.tuning.ntbea import NTBEA, NTupleModel
+from baselines.tuning.tuning import search_space
 from scripts.tune_ntbea import Args, main
 
 OPTIMUM = {"a": 3, "b": "high", "c": 0.5, "d": False}

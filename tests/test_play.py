@@ -9,8 +9,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+from baselines.arena.terminal import PlaySession
 from boardenvs import make_game
-from scripts.play import Args, PlaySession, main, make_session
+from scripts.play import Args, main, make_session
 
 Line = str | Callable[[Any], str]
 """A scripted input line, or a function of the true position at the prompt that writes it."""

@@ -1,4 +1,4 @@
-"""Seed 004's Q-learning neural network (``baselines/learners/qlnn.py``, ``scripts/train_qlnn.py``)."""
+"""Seed 004's Q-learning neural network (``baselines/learners/qlnn/``, ``scripts/train_qlnn.py``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ torch = pytest.importorskip("torch")
 from baselines.arena import evaluate_against  # noqa: E402
 from baselines.factory import make_agent  # noqa: E402
 from baselines.learners.qlnn import QLNNAgent, QLNNSettings, QNetwork, train  # noqa: E402
-from baselines.learners.tabular_q import game_identity  # noqa: E402
+from baselines.learners.tabular_q.identity import game_identity  # noqa: E402
 from boardenvs.registry import make_game  # noqa: E402
 
 TINY = QLNNSettings(hidden=(16,), epsilon=0.5, learning_rate=0.05)

@@ -20,7 +20,7 @@ from baselines.search.rhea import (
     SRHAgent,
     _Search,
     _SeedSearch,
-    parse_params,
+    parse_rhea_params,
     seed_action,
 )
 from boardenvs import list_games, make_game
@@ -238,13 +238,13 @@ def test_string_values_are_parsed() -> None:
 
 def test_presets_and_the_search_space_are_valid() -> None:
     for name in PRESETS:
-        parse_params(preset=name)
+        parse_rhea_params(preset=name)
     r2 = RHEAAgent(preset="bmrh_r2", sequence_length=5).params
     assert (r2.sequence_length, r2.shift_buffer, r2.opponent_model) == (5, False, "random")
     for name, values in RHEA_SEARCH_SPACE.items():
         for value in values:
-            parse_params(**{name: value})
-            parse_params(**{name: str(value)})
+            parse_rhea_params(**{name: value})
+            parse_rhea_params(**{name: str(value)})
 
 
 @pytest.mark.parametrize(
@@ -312,7 +312,7 @@ def test_srh_is_the_srh_star_preset_by_default() -> None:
     assert SRHAgent(seed=0, sequence_length="5").params.sequence_length == 5
     for name, values in SRH_SEARCH_SPACE.items():
         for value in values:
-            parse_params(preset="srh_r1", **{name: str(value)})
+            parse_rhea_params(preset="srh_r1", **{name: str(value)})
 
 
 def test_srh_seed_genes_pick_a_legal_action_in_every_state() -> None:

@@ -254,11 +254,11 @@ def tabular_table(models: dict[str, Path], tmp_path: Path, marker: Path, monkeyp
 
 
 def gravwell_table(models: dict[str, Path], tmp_path: Path, marker: Path, monkeypatch: Any) -> tuple[Any, Path]:
-    from baselines.games.gravwell.qlearning import QLearningAgent
+    from baselines.learners.gravwell_q import GravwellQAgent
 
     path = crafted_npz(tmp_path / "gravwell_q.npz", marker, "q_play", q_stop=np.zeros(1), visits=np.zeros(1))
     path.with_suffix(".json").write_text(json.dumps({"settings": {}, "name": "q"}))
-    return lambda: QLearningAgent.load(path), path
+    return lambda: GravwellQAgent.load(path), path
 
 
 LOADERS: dict[str, Callable[..., tuple[Any, Path]]] = {

@@ -351,7 +351,7 @@ def test_pool_is_an_env_opponent_told_of_every_episode(snapshot_dir: Path) -> No
 
 def test_snapshot_callback_saves_every_n_steps_for_a_selfplay_env(tmp_path) -> None:
     directory = tmp_path / "snapshots"
-    mix = OpponentMix(scripted=(), snapshot_dir=str(directory), snapshot_share=1.0)
+    mix = OpponentMix((), snapshot_dir=str(directory), snapshot_share=1.0)
     env = DummyVecEnv([lambda: make_training_env("quoridor", {"board_size": 5}, mix)] * 2)
     model = make_model("ppo", env, small_game("quoridor"), seed=0, **QUICK_PPO)
     callback = SnapshotCallback(directory, every_steps=256, game=small_game("quoridor"))

@@ -53,7 +53,7 @@ def test_renames_and_defaults_must_name_real_settings() -> None:
 
 
 def test_the_settings_check_their_values_as_usual() -> None:
-    from baselines.learners.tabular_q import QSettings
+    from baselines.learners.tabular_q import TabularQSettings as QSettings
 
     @dataclass
     class QArgs:
@@ -70,8 +70,8 @@ def test_the_settings_check_their_values_as_usual() -> None:
 
 
 def test_the_training_scripts_get_the_settings_their_flags_name() -> None:
-    from baselines.games.gravwell.qlearning import QSettings as GravwellQSettings
-    from baselines.learners.tabular_q import QSettings
+    from baselines.learners.gravwell_q import GravwellQSettings
+    from baselines.learners.tabular_q import TabularQSettings as QSettings
     from scripts import train_gravwell_q, train_tabular_q
 
     tabular = train_tabular_q.Args(learning_rate=0.3, epsilon_final="0.05", temperature=0.7)

@@ -1,4 +1,4 @@
-"""Tests of the generic tabular Q-learning agent (``baselines/learners/tabular_q.py``) and its training script."""
+"""Tests of the generic tabular Q-learning agent (``baselines/learners/tabular_q/``) and its training script."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from baselines.agent import RandomAgent
 from baselines.arena import evaluate_against, play_game
 from baselines.factory import make_agent
 from baselines.learners.tabular_q import (
-    QSettings,
     QTable,
     SeatLearner,
     TabularQAgent,
+    TabularQSettings,
     exploring_action,
     observation_key,
     seat_outcome,
@@ -30,7 +30,7 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
 def _learner(game, **settings) -> SeatLearner:  # noqa: ANN001
-    return SeatLearner(QTable.empty(game, QSettings(**settings)), np.random.default_rng(0))
+    return SeatLearner(QTable.empty(game, TabularQSettings(**settings)), np.random.default_rng(0))
 
 
 # -- the update rule ------------------------------------------------------------------------------
@@ -78,7 +78,7 @@ def test_seats_update_separately_and_a_seat_moving_twice_chains_its_own_decision
 
 def test_new_states_start_at_the_initial_value() -> None:
     game = TicTacToe()
-    table = QTable.empty(game, QSettings(initial_value=0.5))
+    table = QTable.empty(game, TabularQSettings(initial_value=0.5))
     row = table.row(b"x" * 108)
     assert row.dtype == np.float64 and row.shape == (9,) and np.all(row == 0.5)
     assert table.row(b"x" * 108) is row
@@ -101,13 +101,13 @@ def test_act_plays_the_best_legal_action_and_any_legal_one_in_unknown_states() -
 
 @pytest.mark.parametrize("exploration", ["epsilon", "boltzmann"])
 def test_exploration_chooses_only_legal_actions(exploration: str) -> None:
-    settings = QSettings(exploration=exploration, temperature=1.0)
+    settings = TabularQSettings(exploration=exploration, temperature=1.0)
     values = np.array([10.0, 0.0, -1.0, 10.0, 0.5])
     legal = np.array([1, 2, 4])
     rng = np.random.default_rng(3)
     chosen = [exploring_action(values, legal, settings, 1.0, rng) for _ in range(200)]
     assert set(chosen) == {1, 2, 4}
-    cold = QSettings(exploration=exploration, temperature=1e-3)
+    cold = TabularQSettings(exploration=exploration, temperature=1e-3)
     assert {exploring_action(values, legal, cold, 0.0, rng) for _ in range(50)} == {4}
 
 
@@ -126,9 +126,9 @@ def test_trained_agent_never_plays_an_illegal_action(name: str, config: dict) ->
 
 # -- training ------------------------------------------------------------------------------------
 def test_epsilon_decays_linearly_to_its_final_value() -> None:
-    settings = QSettings(epsilon=0.3, epsilon_final=0.0)
-    assert [settings.epsilon_at(i, 11) for i in (0, 5, 10)] == pytest.approx([0.3, 0.15, 0.0])
-    assert QSettings(epsilon=0.3).epsilon_at(7, 11) == 0.3
+    settings = TabularQSettings(epsilon=0.3, epsilon_final=0.0)
+    assert [settings.epsilon_schedule.at(i, 11) for i in (0, 5, 10)] == pytest.approx([0.3, 0.15, 0.0])
+    assert TabularQSettings(epsilon=0.3).epsilon_schedule.at(7, 11) == 0.3
 
 
 def test_training_is_reproducible_by_seed() -> None:
@@ -178,7 +178,7 @@ def test_continuing_training_keeps_the_table_and_counts_episodes() -> None:
     game = TicTacToe()
     agent, _ = train(game, 100, "random", seed=0)
     known = set(agent.table.values)
-    same, _ = train(game, 100, "self", QSettings(learning_rate=0.5), seed=1, agent=agent)
+    same, _ = train(game, 100, "self", TabularQSettings(learning_rate=0.5), seed=1, agent=agent)
     assert same is agent and known <= set(agent.table.values)
     assert agent.table.training["episodes"] == 200 and agent.table.settings.learning_rate == 0.5
     with pytest.raises(ValueError, match="trained for"):
@@ -240,19 +240,19 @@ def test_seat_outcome_counts_like_the_arena() -> None:
 )
 def test_bad_settings_name_the_field(field: str, value: object) -> None:
     with pytest.raises(ValueError, match=field):
-        QSettings(**{field: value})
+        TabularQSettings(**{field: value})
 
 
 def test_settings_read_text_values() -> None:
-    settings = QSettings(epsilon_final="none", exploration="Boltzmann", learning_rate="0.5")  # type: ignore[arg-type]
+    settings = TabularQSettings(epsilon_final="none", exploration="Boltzmann", learning_rate="0.5")  # type: ignore[arg-type]
     assert settings.epsilon_final is None and settings.exploration == "boltzmann" and settings.learning_rate == 0.5
-    assert QSettings(epsilon_final="0.05").epsilon_final == 0.05  # type: ignore[arg-type]
+    assert TabularQSettings(epsilon_final="0.05").epsilon_final == 0.05  # type: ignore[arg-type]
 
 
 # -- files ----------------------------------------------------------------------------------------
 def test_save_and_load_round_trip(tmp_path: Path) -> None:
     game = TicTacToe()
-    agent, _ = train(game, 200, "random", QSettings(learning_rate=0.3, epsilon_final=0.0), seed=2)
+    agent, _ = train(game, 200, "random", TabularQSettings(learning_rate=0.3, epsilon_final=0.0), seed=2)
     path = agent.save(tmp_path / "ttt")
     assert path == tmp_path / "ttt.npz" and path.exists()
     loaded = TabularQAgent.load(path, seed=0, game=game)

@@ -280,8 +280,8 @@ def test_the_network_settings_shape_rllibs_model_config() -> None:
     ("overrides", "message"),
     [
         ({"game": "chess"}, r"game: unknown game 'chess'"),
-        ({"opponents": "random,grandmaster"}, r"opponents: unknown opponent\(s\) \['grandmaster'\]"),
-        ({"opponents": " , "}, r"opponents: unknown opponent"),
+        ({"opponents": "random,grandmaster"}, r"opponents: unknown agent 'grandmaster' for game 'quoridor'; choices"),
+        ({"opponents": " , "}, r"opponents: name at least one agent, got ' , '"),
         ({"eval_opponents": "nobody"}, r"eval_opponents: unknown agent 'nobody'"),
         ({"steps": 0}, r"steps must be in >= 1, got 0"),
         ({"steps": -5}, r"steps must be in >= 1"),

@@ -75,11 +75,28 @@ def tournament(
     everyone = {**agents, **(field or {})}
     schedule = tournament_schedule(names, game.spec.num_players, games_per_pairing, seed, field_names or None)
     log = _open_log(log_path, game, names, field_names, seed, games_per_pairing, schedule)
+    records = _play_schedule(game, everyone, seed, schedule, log, progress, workers, backend, ray_address)
+    return summarize(game.spec.name, names + field_names, [records[index] for index in range(len(schedule))])
+
+
+def _play_schedule(
+    game: Game,
+    agents: Mapping[str, AgentOrFactory],
+    seed: int,
+    schedule: list[ScheduledGame],
+    log: TournamentLog | None,
+    progress: bool,
+    workers: int,
+    backend: str,
+    ray_address: str | None,
+) -> dict[int, GameRecord]:
+    """Schedule index -> record of every game: those ``log`` already holds, then the missing ones played (each
+    appended to ``log`` as it finishes; the log is closed at the end)."""
     records = dict(log.records) if log else {}
     pending = [(index, item) for index, item in enumerate(schedule) if index not in records]
     bar = progress_bar(progress, len(schedule), f"{game.spec.name} tournament", "game", done=len(records))
     try:
-        for index, record in _play_all(game, everyone, seed, pending, workers, backend, ray_address):
+        for index, record in _play_all(game, agents, seed, pending, workers, backend, ray_address):
             records[index] = record
             if log is not None:
                 log.append(index, record)
@@ -88,7 +105,7 @@ def tournament(
         if log is not None:
             log.close()
         bar.close()
-    return summarize(game.spec.name, names + field_names, [records[index] for index in range(len(schedule))])
+    return records
 
 
 def _check_entrants(agents: Mapping[str, AgentOrFactory], field: Mapping[str, AgentOrFactory] | None) -> None:

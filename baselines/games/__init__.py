@@ -4,19 +4,21 @@ Each game's module (or package) holds its scripted agents from the source paper,
 search agents and, where it has them, move priors and a fast random playout:
 
 * :mod:`.quoridor` (seed 004): ``path``, ``heuristic``; value, priors, bitmask playout.
-* :mod:`.battle_sheep` (seed 003): ``evaluation``, ``minimax``, ``qlearning`` (the seed's tabular Q with the shipped
-  table); value.
+* :mod:`.battle_sheep` (seed 003): ``evaluation``, ``minimax``; value (its tabular Q agent ``qlearning`` is a
+  learner: :mod:`baselines.learners.sheep_q`).
 * :mod:`.node_conquest` (seed 001 has no agent; ours): ``greedy``; value.
-* :mod:`.splendor` (seed 002): ``osla``, ``buyer``, ``srh`` (Seeding RHEA), ``rmcts`` (Rinascimento's MCTS);
-  value; the event-value functions of RHEA.
-* :mod:`.gravwell` (seed 000): ``random_es``, ``random_no_es``, ``tree``, ``qlearning`` (the paper's tabular
-  Q-learning with the shipped tables), ``neuroevolution`` (the paper's evolved card-preference network, shipped);
-  value.
+* :mod:`.splendor` (seed 002): ``osla``, ``buyer``, ``srh`` (Seeding RHEA) and ``rmcts`` (Rinascimento's MCTS), both
+  from :mod:`baselines.search`; value; the event-value functions of RHEA (``rhea:value=ef``).
+* :mod:`.gravwell` (seed 000): ``random_es`` (:class:`RandomEmergencyStopAgent`),
+  ``random_no_es``, ``tree``; value (its learners ``qlearning`` and ``neuroevolution`` are in
+  :mod:`baselines.learners.gravwell_q` and :mod:`baselines.learners.neuroevolution`).
 
 :data:`GAMES` maps a game name to its :class:`GameBaselines`; :func:`scripted_agents`, :func:`value_function`,
-:func:`move_priors` and :func:`fast_playout` look one part up (``baselines.factory`` and
-``baselines.search.evaluators`` use them). :func:`register_opponents` makes the scripted agents opponents of the
-single-agent environments (``boardenvs.registry.register_opponent``).
+:func:`move_priors` and :func:`fast_playout` look one part up. Importing this package runs :func:`register_games`,
+which hands the scripted agents to ``baselines.factory`` and the values, priors and playouts to
+``baselines.search.knowledge`` (search never imports a game), and gives RHEA Splendor's event values.
+:func:`register_opponents` makes the scripted agents opponents of the single-agent environments
+(``boardenvs.registry.register_opponent``).
 
 Example:
     >>> sorted(scripted_agents("quoridor"))
@@ -31,18 +33,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from baselines.agent import BaseAgent
-from baselines.games.battle_sheep import EvaluationAgent, MinimaxAgent, QLearningAgent, battle_sheep_value
-from baselines.games.gravwell import (
-    DecisionTreeAgent,
-    NeuroevolutionAgent,
-    PretrainedQAgent,
-    RandomAgent,
-    RandomNoStopAgent,
-    gravwell_value,
-)
+from baselines.factory import register_agent
+from baselines.games.battle_sheep import EvaluationAgent, MinimaxAgent, battle_sheep_value
+from baselines.games.gravwell import DecisionTreeAgent, RandomEmergencyStopAgent, RandomNoStopAgent, gravwell_value
 from baselines.games.node_conquest import GreedyExpander, node_conquest_value
 from baselines.games.quoridor import HeuristicAgent, PathAgent, quoridor_playout, quoridor_priors, quoridor_value
 from baselines.games.splendor import BuyerAgent, OSLAAgent, RinascimentoMCTSAgent, SRHAgent, splendor_value
+from baselines.games.splendor import plan_values as splendor_plan_values
+from baselines.search.knowledge import register_game_knowledge
 from baselines.search.playout import PlayoutFn
 from baselines.search.values import PriorsFn, ValueFn
 from boardenvs.registry import register_opponent
@@ -72,7 +70,7 @@ GAMES: dict[str, GameBaselines] = {
         {"path": PathAgent, "heuristic": HeuristicAgent}, "heuristic", quoridor_value, quoridor_priors, quoridor_playout
     ),
     "battle_sheep": GameBaselines(
-        {"evaluation": EvaluationAgent, "minimax": MinimaxAgent, "qlearning": QLearningAgent},
+        {"evaluation": EvaluationAgent, "minimax": MinimaxAgent},
         "evaluation",
         battle_sheep_value,
     ),
@@ -83,8 +81,7 @@ GAMES: dict[str, GameBaselines] = {
         splendor_value,
     ),
     "gravwell": GameBaselines(
-        {"random_es": RandomAgent, "random_no_es": RandomNoStopAgent, "tree": DecisionTreeAgent,
-         "qlearning": PretrainedQAgent, "neuroevolution": NeuroevolutionAgent},
+        {"random_es": RandomEmergencyStopAgent, "random_no_es": RandomNoStopAgent, "tree": DecisionTreeAgent},
         "tree",
         gravwell_value,
     ),  # fmt: skip
@@ -121,6 +118,16 @@ def fast_playout(game_name: str) -> PlayoutFn | None:
     return entry.playout if entry else None
 
 
+def register_games() -> None:
+    """Hand every game's knowledge to the registries below: its scripted agents to :mod:`baselines.factory`, its
+    value, priors and playout to :mod:`baselines.search.knowledge`, Splendor's event values to RHEA."""
+    for game_name, entry in GAMES.items():
+        for name, agent_class in entry.agents.items():
+            register_agent(name, agent_class, games=(game_name,))
+        register_game_knowledge(game_name, value=entry.value, priors=entry.priors, playout=entry.playout)
+    splendor_plan_values.register()
+
+
 def register_opponents() -> None:
     """Register every scripted agent as an opponent of its game's environments, under its ``make_agent`` name.
 
@@ -142,14 +149,15 @@ __all__ = [
     "HeuristicAgent",
     "OSLAAgent",
     "PathAgent",
-    "NeuroevolutionAgent",
-    "PretrainedQAgent",
-    "RandomAgent",
+    "RandomEmergencyStopAgent",
     "RandomNoStopAgent",
     "fast_playout",
     "games_with_values",
     "move_priors",
+    "register_games",
     "register_opponents",
     "scripted_agents",
     "value_function",
 ]
+
+register_games()

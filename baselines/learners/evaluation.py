@@ -19,9 +19,7 @@ from typing import Any
 
 from baselines.arena import LEARNER_NAME, evaluate_against
 from baselines.arena.ratings import wilson_interval
-from baselines.factory import agent_choices, make_agent
 from baselines.runs import atomic_write, atomic_write_text, damaged_line, split_lines
-from baselines.settings import split_names
 
 
 @dataclass(frozen=True)
@@ -223,23 +221,7 @@ def _label_axes(axes: Any, title: str, unit: str) -> None:
 
 AUTO = "auto"
 """The ``eval_opponents`` of a training run that stands for random plus the game's ``heuristic`` agent if it has
-one."""
-
-
-def evaluation_opponents(text: str, game_name: str) -> list[str]:
-    """The evaluation opponents a run's ``eval_opponents`` names (:data:`AUTO`, or comma-separated agent specs);
-    a ``ValueError`` starting with ``eval_opponents:`` for an empty list or an agent the game does not have."""
-    if text.strip() == AUTO:
-        return ["random", *(["heuristic"] if "heuristic" in agent_choices(game_name) else [])]
-    names = split_names(text)
-    if not names:
-        raise ValueError(f"eval_opponents: name at least one opponent (or {AUTO!r}), got {text!r}")
-    for name in names:
-        try:
-            make_agent(name, game_name)
-        except (ValueError, FileNotFoundError) as error:
-            raise ValueError(f"eval_opponents: {error}") from None
-    return names
+one (:func:`baselines.learners.runner.opponents.evaluation_opponents`)."""
 
 
 __all__ = [
@@ -252,7 +234,6 @@ __all__ = [
     "cut_eval_history",
     "eval_row",
     "evaluate_against",
-    "evaluation_opponents",
     "plot_learning_curve",
     "read_eval_history",
     "read_eval_rows",

@@ -17,7 +17,7 @@ better at the new depth). A budget never interrupts the first root move of depth
 
 **Move ordering.** At every node the candidate moves are shuffled with the search's generator (so equal
 moves are tried, and ties broken, in a seeded random order), then stably sorted by the game's move priors if
-they are given (:func:`baselines.games.move_priors`), or else, with ``order_by_value``, by the leaf value of
+they are given (:func:`baselines.search.knowledge.priors_of`), or else, with ``order_by_value``, by the leaf value of
 each child (best first for the side to move) at nodes with at least two plies left. The best move found at
 the same position by the previous iteration goes first.
 

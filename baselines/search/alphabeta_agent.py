@@ -1,7 +1,7 @@
 """The generic two-player alpha-beta agent ``alphabeta`` over :class:`baselines.search.alphabeta.AlphaBeta`.
 
 **The agent** (:class:`AlphaBetaAgent`, ``make_agent("alphabeta:depth=3", game_name)``) plays two-player
-games that have a heuristic value (``baselines.games.games_with_values()``: the value MCTS's ``heuristic``
+games that have a heuristic value (``baselines.search.knowledge.games_with_values()``: the value MCTS's ``heuristic``
 evaluator uses). Its leaf value is the root player's entry of
 :func:`baselines.search.evaluators.heuristic_value`; a finished game is worth its returns, shrunk by
 :data:`TERMINAL_DISCOUNT` per ply so that a sooner win (and a later loss) is preferred. It refuses games with
@@ -29,6 +29,8 @@ from typing import Any
 from baselines.agent import MAX_COUNT, MAX_DEPTH, MAX_SECONDS, BaseAgent, SeedLike
 from baselines.params import choice_param, float_param, int_param
 from baselines.search.alphabeta import DEFAULT_DEPTH, ORDERINGS, TERMINAL_DISCOUNT, AlphaBeta, SearchResult
+from baselines.search.evaluators import heuristic_value
+from baselines.search.knowledge import games_with_values, priors_of, value_of
 from boardenvs.core import Game
 
 
@@ -69,15 +71,13 @@ class AlphaBetaAgent(BaseAgent):
 
     def check(self, game: Game) -> None:
         """``ValueError`` unless ``game`` has two players and a heuristic value."""
-        from baselines.games import games_with_values, value_function
-
         players = game.spec.num_players
         if players != 2:
             raise ValueError(
                 f"agent {self.name!r}: alpha-beta plays 2-player games, and this {game.spec.name} game has "
                 f"num_players={players} (for more players use mcts, or minimax for battle_sheep)"
             )
-        if value_function(game.spec.name) is None:
+        if value_of(game.spec.name) is None:
             raise ValueError(
                 f"agent {self.name!r}: no heuristic value for game {game.spec.name!r}; games with one: "
                 f"{games_with_values()}"
@@ -97,9 +97,7 @@ class AlphaBetaAgent(BaseAgent):
         return self.last_search.action
 
     def _search(self, game: Game) -> AlphaBeta:
-        from baselines.games import move_priors
-
-        priors = move_priors(game.spec.name) if self.ordering in ("auto", "priors") else None
+        priors = priors_of(game.spec.name) if self.ordering in ("auto", "priors") else None
         by_value = self.ordering == "value" or (self.ordering == "auto" and priors is None)
         return AlphaBeta(heuristic_leaf, self.rng, priors=priors, order_by_value=by_value)
 
@@ -107,8 +105,6 @@ class AlphaBetaAgent(BaseAgent):
 def heuristic_leaf(game: Game, state: Any, root: int, ply: int) -> float:
     """The root player's heuristic value of ``state``; a finished game's returns shrunk by
     :data:`TERMINAL_DISCOUNT` per ply."""
-    from baselines.search.evaluators import heuristic_value
-
     if game.is_terminal(state):
         return float(game.returns(state)[root]) * (1.0 - TERMINAL_DISCOUNT * ply)
     return float(heuristic_value(game, state)[root])

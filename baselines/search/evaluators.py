@@ -12,7 +12,8 @@ valued by ``game.returns``), and ``priors`` a ``float[num_actions]`` or ``None``
   override ``evaluate_batch``.
 
 Nothing here is specific to one game: each game's value function, priors and fast playout live with the game
-in :mod:`baselines.games` and are looked up by game name.
+in :mod:`baselines.games`, which registers them in :mod:`baselines.search.knowledge`, where they are looked up by
+game name.
 """
 
 from __future__ import annotations
@@ -22,15 +23,15 @@ from typing import Any
 
 import numpy as np
 
-from baselines.games import fast_playout, games_with_values, move_priors, value_function
+from baselines.search.knowledge import games_with_values, playout_of, priors_of, value_of
 from baselines.search.playout import UniformStream, random_playout
 from baselines.search.values import score_value
 from boardenvs.core import Game
 
 
 def has_heuristic(game: Game) -> bool:
-    """Whether :mod:`baselines.games` has a value function for ``game``."""
-    return value_function(game.spec.name) is not None
+    """Whether a value function is registered for ``game`` (:mod:`baselines.search.knowledge`)."""
+    return value_of(game.spec.name) is not None
 
 
 def heuristic_value(game: Game, state: Any) -> np.ndarray:
@@ -39,7 +40,7 @@ def heuristic_value(game: Game, state: Any) -> np.ndarray:
     Raises:
         ValueError: the game has no heuristic (the message lists the games that have one).
     """
-    fn = value_function(game.spec.name)
+    fn = value_of(game.spec.name)
     if fn is None:
         known = games_with_values()
         raise ValueError(f"no heuristic value for game {game.spec.name!r}; games with heuristics: {known}")
@@ -81,7 +82,8 @@ class Evaluator:
 
 
 class HeuristicEvaluator(Evaluator):
-    """The game's heuristic value (:func:`heuristic_value`) and its move priors if any (:mod:`baselines.games`)."""
+    """The game's heuristic value (:func:`heuristic_value`) and its move priors if any
+    (:mod:`baselines.search.knowledge`)."""
 
     name = "heuristic"
 
@@ -94,7 +96,7 @@ class HeuristicEvaluator(Evaluator):
 
     def evaluate(self, game: Game, state: Any) -> tuple[np.ndarray, np.ndarray | None]:
         values = heuristic_value(game, state)
-        priors = move_priors(game.spec.name)
+        priors = priors_of(game.spec.name)
         return values, (priors(game, state) if priors is not None else None)
 
 
@@ -111,7 +113,7 @@ class RolloutEvaluator(Evaluator):
         cutoff: value at the depth cap: ``"heuristic"`` (:func:`heuristic_value`), ``"scores"``
             (:func:`score_value`, zeros for games without scores) or ``"auto"`` (the heuristic if the game
             has one, else the scores).
-        fast: use the game's fast playout (:func:`baselines.games.fast_playout`) if it has one (same
+        fast: use the game's fast playout (:func:`baselines.search.knowledge.playout_of`) if it has one (same
             distribution, faster); ``False`` always plays ``game.legal_actions`` + ``game.apply``.
         seed: seed of the playout generator (the agent reseeds it before every search).
     """
@@ -158,7 +160,7 @@ class RolloutEvaluator(Evaluator):
 
     def playout(self, game: Game, state: Any) -> np.ndarray:
         """The value at the end of one random playout from ``state`` (or at the depth cap)."""
-        play = (fast_playout(game.spec.name) or random_playout) if self.fast else random_playout
+        play = (playout_of(game.spec.name) or random_playout) if self.fast else random_playout
         state = play(game, state, self.stream, -1 if self.depth is None else self.depth)
         if game.is_terminal(state):
             return np.asarray(game.returns(state), dtype=np.float64)

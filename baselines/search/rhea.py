@@ -36,11 +36,12 @@ evaluation the budget cannot finish is dropped, as Rinascimento's ``BudgetOverEx
 **Value** of a played plan, from the acting player's point of view: ``"score_diff"`` (default): at the end
 of the game the return plus its sign (a win is above, a loss below, every unfinished position), otherwise
 ``d / (1 + |d|)`` with ``d`` = own score minus the best other score; ``"score"``: own score gained (the
-paper's ``PointsHeuristic``); ``"ef"``: an event-value function over the events logged while the plan was
-played (:mod:`baselines.games.splendor.event_values`, games with ``state.events`` of Table I records:
-Splendor), set by ``ef_mapping``, ``ef_degree``, ``ef_perspective``, ``ef_count``, ``ef_weights``
-(comma-separated, ``"paper"`` or ``"zeros"``) and single weights ``ef_w<i>``; or any callable
-``value(game, root, end, player, events) -> float``.
+paper's ``PointsHeuristic``); a value a game registered by name with its own settings
+(:func:`~baselines.search.rhea_params.register_plan_value`; Splendor's ``"ef"``, an event-value function over the
+events logged while the plan was played, set by ``ef_mapping``, ``ef_degree``, ``ef_perspective``, ``ef_count``,
+``ef_weights`` and single weights ``ef_w<i>``: :mod:`baselines.games.splendor.plan_values`); or any callable
+``value(game, root, end, player, events) -> float``. The parameters, presets and values are in
+:mod:`baselines.search.rhea_params`.
 
 **Seeding RHEA** (SRH, Rinascimento's ``SeedingRHEA``; ``genes="seeds"``, :class:`SRHAgent`, preset ``srh_r1`` =
 SRH*). The genes are not actions but *seeds of the action sampler*: a decision whose legal actions are
@@ -55,8 +56,8 @@ over action kinds (R12); ours draws uniformly among the legal actions, as BMRH's
 
 Every hyper-parameter accepts an int, float, bool or string (``"key=value"`` command lines) and a bad value
 raises ``ValueError`` naming the parameter and the allowed values. ``preset`` names a base configuration
-(:data:`PRESETS`: ``bmrh_r1`` = BMRH*, ``bmrh_r2`` = BMRH**, ``ef_linear_hc`` = the paper's tuned EF agent,
-``srh_r1`` = SRH*)
+(:data:`PRESETS`: ``bmrh_r1`` = BMRH*, ``bmrh_r2`` = BMRH**, ``srh_r1`` = SRH*, and those games register:
+Splendor's ``ef_linear_hc`` = the paper's tuned EF agent)
 that the other arguments override. Defaults are BMRH*'s tuned values (seed 002, ``rinascimento_agents.csv``)
 with ``value="score_diff"``; the ``bmrh_r1``/``bmrh_r2`` presets use the paper's own-points value (``"score"``).
 
@@ -72,293 +73,24 @@ Example:
 
 from __future__ import annotations
 
-import re
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields, replace
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from baselines.agent import MAX_SECONDS, BaseAgent, SeedLike
-from baselines.params import bool_param, choice_param, float_param, int_param
+from baselines.agent import BaseAgent, SeedLike
+from baselines.search.rhea_params import (
+    PRESETS,
+    RHEA_SEARCH_SPACE,
+    SEED_BOUND,
+    SRH_SEARCH_SPACE,
+    RHEAParams,
+    make_value_function,
+    parse_rhea_params,
+    score_diff_value,
+)
 from boardenvs.core import Game
-
-OPPONENT_MODELS = ("nothing", "random", "osla")
-"""Opponent models, in Rinascimento's numbering 0, 1, 2."""
-MUTATION_STYLES = (0, 1, 2, 3)
-"""0 regenerate, 1 branching + uniform point, 2 branching + exponential-decay point, 3 branching + Gaussian."""
-GENES = ("actions", "seeds")
-"""What a gene is: an action id (BMRH) or a seed of the action sampler (SRH)."""
-VALUES = ("score_diff", "score", "ef")
-"""Named value functions."""
-BUDGET_UNITS = ("actions", "seconds")
-DETERMINIZE = ("evaluation", "act")
-PAPER_BUDGET = 1000
-"""Simulated actions per decision in seed 002 (Rinascimento's ``ActionsBudget(1000)``)."""
-
-RHEA_SEARCH_SPACE: dict[str, list[Any]] = {
-    "shift_buffer": [False, True],
-    "sequence_length": [1, 2, 3, 5, 10, 20],
-    "evaluations": [20, 50, 100, 200],
-    "flip_at_least_one": [False, True],
-    "mutation_style": [0, 1, 2],
-    "opponent_model": ["nothing", "random", "osla"],
-    "opponent_budget_share": [0.005, 0.01, 0.02, 0.05],
-    "exponential_decay": [0.5, 0.7, 0.8, 0.9],
-    "gaussian_mean": [0.0, 0.1, 0.3, 0.5, 0.75],
-    "gaussian_std": [0.5, 1.0, 2.0],
-}
-"""BMRH's NTBEA search space (``rinascimento_agents.csv``; mutation style 3 exists in code, not in the space)."""
-SRH_SEARCH_SPACE: dict[str, list[Any]] = {
-    "flip_at_least_one": [False, True],
-    "mutation_rate": [0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.8, 0.9, 1.0],
-    "sequence_length": [1, 2, 3, 5, 10, 20],
-    "evaluations": [0, 1, 5, 10, 20, 50, 100, 200],
-    "shift_buffer": [False, True],
-    "opponent_model": ["nothing", "random", "osla"],
-    "opponent_budget_share": [0.001, 0.005, 0.01, 0.02, 0.05],
-}
-"""SRH's NTBEA search space (``agents/SeededRHEAParams.json`` of Rinascimento, ``rinascimento_agents.csv``)."""
-SEED_BOUND = 2**63
-"""Seeds of SRH's genes are drawn from ``[0, SEED_BOUND)``."""
-
-
-@dataclass(frozen=True)
-class RHEAParams:
-    """BMRH and SRH hyper-parameters, validated (see the module docstring); defaults: BMRH with R1's tuned values
-    and ``score_diff``. ``genes`` and ``mutation_rate`` (Java's default 0.2) are SRH's; ``mutation_style``,
-    ``exponential_decay`` and the Gaussian parameters only BMRH's."""
-
-    shift_buffer: bool = True
-    sequence_length: int = 2
-    evaluations: int = 200
-    flip_at_least_one: bool = True
-    mutation_style: int = 1
-    opponent_model: str = "nothing"
-    opponent_budget_share: float = 0.02
-    exponential_decay: float = 0.8
-    gaussian_mean: float = 0.1
-    gaussian_std: float = 0.5
-    genes: str = "actions"
-    mutation_rate: float = 0.2
-    budget: float = PAPER_BUDGET
-    budget_unit: str = "actions"
-    determinize: str = "evaluation"
-    value: Any = "score_diff"
-    ef_mapping: str = "hc"
-    ef_degree: int = 1
-    ef_perspective: str = "own"
-    ef_count: str = "events"
-    ef_weights: Any = "paper"
-
-    @property
-    def opponent_probes(self) -> int:
-        """Legal actions the OSLA opponent model tries per decision (at least 1)."""
-        nominal = self.budget if self.budget_unit == "actions" else PAPER_BUDGET
-        return max(1, int(round(self.opponent_budget_share * nominal)))
-
-
-PRESETS: dict[str, dict[str, Any]] = {
-    "default": {},
-    "bmrh_r1": {"value": "score"},
-    "bmrh_r2": {
-        "value": "score",
-        "shift_buffer": False,
-        "sequence_length": 3,
-        "evaluations": 200,
-        "flip_at_least_one": True,
-        "mutation_style": 1,
-        "opponent_model": "random",
-        "opponent_budget_share": 0.02,
-        "exponential_decay": 0.5,
-        "gaussian_mean": 0.1,
-        "gaussian_std": 2.0,
-    },
-    "ef_linear_hc": {
-        "shift_buffer": False,
-        "sequence_length": 2,
-        "evaluations": 200,
-        "flip_at_least_one": False,
-        "mutation_style": 1,
-        "opponent_model": "nothing",
-        "opponent_budget_share": 0.01,
-        "exponential_decay": 0.8,
-        "gaussian_mean": 0.75,
-        "gaussian_std": 2.0,
-        "value": "ef",
-        "ef_mapping": "hc",
-        "ef_degree": 1,
-        "ef_weights": "paper",
-    },
-    "srh_r1": {
-        "genes": "seeds",
-        "value": "score",
-        "flip_at_least_one": False,
-        "mutation_rate": 0.9,
-        "sequence_length": 2,
-        "evaluations": 200,
-        "shift_buffer": True,
-        "opponent_model": "nothing",
-        "opponent_budget_share": 0.05,
-    },
-}
-"""Named configurations (seed 002): ``default`` (R1's values with ``value="score_diff"``), BMRH* (R1 tuned
-against OSLA) and BMRH** (R2) with the paper's own-points value, the paper's tuned ``lin^hc`` EF agent, and
-SRH* (R1's tuned Seeding RHEA: no flip, mutation rate 0.9, length 2, 200 evaluations, shift buffer, DoNothing
-opponents, share 0.05) with the own-points value."""
-
-
-# -- parsing and validation -------------------------------------------------------------------------
-_EF_WEIGHT = re.compile(r"^ef_w(\d+)$")
-
-
-def parse_opponent_model(value: Any) -> str:
-    """An opponent model by name or by Rinascimento's number (0 nothing, 1 random, 2 osla)."""
-    text = str(value).strip().lower() if isinstance(value, str) else value
-    if isinstance(text, str) and text in {"0", "1", "2"}:
-        return OPPONENT_MODELS[int(text)]
-    if isinstance(text, (int, np.integer)) and not isinstance(text, (bool, np.bool_)) and 0 <= text <= 2:
-        return OPPONENT_MODELS[int(text)]
-    if text in OPPONENT_MODELS:
-        return str(text)
-    allowed = [f"{i}/{name}" for i, name in enumerate(OPPONENT_MODELS)]
-    raise ValueError(f"opponent_model must be one of {allowed}, got {value!r}")
-
-
-_PARSERS: dict[str, Callable[[Any], Any]] = {
-    "shift_buffer": lambda v: bool_param("shift_buffer", v),
-    "sequence_length": lambda v: int_param("sequence_length", v, 1, 1000),
-    "evaluations": lambda v: int_param("evaluations", v, 0, 10**7),
-    "flip_at_least_one": lambda v: bool_param("flip_at_least_one", v),
-    "mutation_style": lambda v: int_param("mutation_style", v, 0, 3),
-    "opponent_model": parse_opponent_model,
-    "opponent_budget_share": lambda v: float_param("opponent_budget_share", v, 0.0, 1.0),
-    "exponential_decay": lambda v: float_param("exponential_decay", v, 0.0, 1.0, positive=True),
-    "gaussian_mean": lambda v: float_param("gaussian_mean", v, 0.0, 1.0),
-    "gaussian_std": lambda v: float_param("gaussian_std", v, 0.0, 100.0, positive=True),
-    "genes": lambda v: choice_param("genes", v, GENES),
-    "mutation_rate": lambda v: float_param("mutation_rate", v, 0.0, 1.0),
-    "budget": lambda v: float_param("budget", v, 0.0, 1e9, positive=True),
-    "budget_unit": lambda v: choice_param("budget_unit", v, BUDGET_UNITS),
-    "determinize": lambda v: choice_param("determinize", v, DETERMINIZE),
-    "ef_mapping": lambda v: choice_param("ef_mapping", v, ("hc", "id")),
-    "ef_degree": lambda v: int_param("ef_degree", v, 1, 3),
-    "ef_perspective": lambda v: choice_param("ef_perspective", v, ("own", "difference", "both")),
-    "ef_count": lambda v: choice_param("ef_count", v, ("events", "amounts")),
-}
-
-
-def _parse_value(value: Any) -> Any:
-    if callable(value):
-        return value
-    return choice_param("value", value, VALUES)
-
-
-def _parse_weights(value: Any) -> Any:
-    if isinstance(value, str):
-        text = value.strip().lower()
-        if text in ("paper", "default", "zeros"):
-            return text
-        parts = [part for part in re.split(r"[,\s]+", value.strip().strip("()[]")) if part]
-        return tuple(float_param("ef_weights", part, -1e6, 1e6) for part in parts)
-    if isinstance(value, (Sequence, np.ndarray)):
-        return tuple(float_param("ef_weights", part, -1e6, 1e6) for part in value)
-    raise ValueError(f"ef_weights must be 'paper', 'zeros' or a list of numbers, got {value!r}")
-
-
-def parse_params(**hyperparams: Any) -> tuple[RHEAParams, dict[int, float]]:
-    """Validated :class:`RHEAParams` from keyword values (ints, floats, bools or strings), plus single
-    ``ef_w<i>`` weights by index. ``preset`` picks the base configuration."""
-    preset = hyperparams.pop("preset", "default")
-    base = dict(PRESETS[choice_param("preset", preset, tuple(PRESETS))])
-    single: dict[int, float] = {}
-    names = {f.name for f in fields(RHEAParams)}
-    for key, value in hyperparams.items():
-        match = _EF_WEIGHT.match(key)
-        if match:
-            single[int(match.group(1))] = float_param(key, value, -1e6, 1e6)
-        elif key not in names:
-            allowed = sorted(names | {"preset", "ef_w<i>"})
-            raise ValueError(f"unknown RHEA parameter {key!r}; allowed: {allowed}")
-        else:
-            base[key] = value
-    parsed = {key: _PARSERS[key](value) if key in _PARSERS else value for key, value in base.items()}
-    if "value" in parsed:
-        parsed["value"] = _parse_value(parsed["value"])
-    if "ef_weights" in parsed:
-        parsed["ef_weights"] = _parse_weights(parsed["ef_weights"])
-    params = replace(RHEAParams(), **parsed)
-    if params.budget_unit == "actions" and params.budget < 1:
-        raise ValueError(f"budget must be >= 1 simulated action, got {params.budget!r}")
-    if params.budget_unit == "seconds" and params.budget > MAX_SECONDS:
-        raise ValueError(f"budget must be in (0, {MAX_SECONDS:g}] seconds, got {params.budget!r}")
-    return params, single
-
-
-# -- value functions --------------------------------------------------------------------------------
-class ValueFunction(Protocol):
-    """The value of a played plan for ``player``: ``root`` is where the plan started, ``end`` where it
-    stopped and ``events`` what the game logged in between (empty unless ``needs_events``)."""
-
-    def __call__(self, game: Game, root: Any, end: Any, player: int, events: Sequence[Any]) -> float: ...
-
-
-def score_diff_value(game: Game, state: Any, player: int) -> float:
-    """At the end: the return plus its sign; otherwise ``d / (1 + |d|)``, ``d`` = own minus best other score."""
-    if game.is_terminal(state):
-        outcome = float(game.returns(state)[player])
-        return outcome + float(np.sign(outcome))
-    scores = game.scores(state)
-    best_other = max(float(scores[p]) for p in range(len(scores)) if p != player)
-    difference = float(scores[player]) - best_other
-    return difference / (1.0 + abs(difference))
-
-
-class ScoreDiffValue:
-    """``value="score_diff"``: :func:`score_diff_value` of the state the plan reached."""
-
-    needs_events = False
-
-    def __call__(self, game: Game, root: Any, end: Any, player: int, events: Sequence[Any]) -> float:
-        del root, events
-        return score_diff_value(game, end, player)
-
-
-class ScoreGainValue:
-    """``value="score"``: own score gained by the plan (the paper's ``PointsHeuristic``)."""
-
-    needs_events = False
-
-    def __call__(self, game: Game, root: Any, end: Any, player: int, events: Sequence[Any]) -> float:
-        del events
-        return float(game.scores(end)[player]) - float(game.scores(root)[player])
-
-
-def make_value_function(params: RHEAParams, single_weights: Mapping[int, float] | None = None) -> Any:
-    """The value function of ``params`` (an event-value function gets its weights from ``ef_weights`` and
-    ``single_weights``)."""
-    if callable(params.value):
-        return params.value
-    if params.value == "score_diff":
-        return ScoreDiffValue()
-    if params.value == "score":
-        return ScoreGainValue()
-    from baselines.games.splendor.event_values import EventValueFunction, default_weights
-
-    weights = default_weights(params.ef_mapping, params.ef_degree, params.ef_perspective)
-    if params.ef_weights == "zeros":
-        weights[:] = 0.0
-    elif isinstance(params.ef_weights, tuple):
-        if len(params.ef_weights) != len(weights):
-            raise ValueError(f"ef_weights must have {len(weights)} values here, got {len(params.ef_weights)}")
-        weights = np.array(params.ef_weights, dtype=np.float64)
-    for index, weight in (single_weights or {}).items():
-        if not 0 <= index < len(weights):
-            raise ValueError(f"ef_w{index} is out of range: this event-value function has weights ef_w0..ef_w"
-                             f"{len(weights) - 1}")
-        weights[index] = weight
-    return EventValueFunction(params.ef_mapping, params.ef_degree, weights, params.ef_perspective, params.ef_count)
 
 
 def model_opponent_action(game: Game, state: Any, mover: int, model: str, probes: int, rng: np.random.Generator,
@@ -552,8 +284,8 @@ class RHEAAgent(BaseAgent):
     Args:
         seed: an int, a generator or ``None``.
         name: display name (default ``"rhea"``).
-        **hyperparams: any field of :class:`RHEAParams`, ``preset`` (a key of :data:`PRESETS`) and event-value
-            weights ``ef_w<i>``; values may be strings.
+        **hyperparams: any field of :class:`RHEAParams`, ``preset`` (a key of :data:`PRESETS`) and the settings
+            of registered plan values (``ef_mapping``, ``ef_w<i>``, ...); values may be strings.
 
     Raises:
         ValueError: an unknown parameter or a bad value (the message names it and the allowed values).
@@ -563,8 +295,8 @@ class RHEAAgent(BaseAgent):
 
     def __init__(self, seed: SeedLike = None, name: str | None = None, **hyperparams: Any) -> None:
         super().__init__(seed, name)
-        self.params, single = parse_params(**hyperparams)
-        self.value_function = make_value_function(self.params, single)
+        self.params, indexed = parse_rhea_params(**hyperparams)
+        self.value_function = make_value_function(self.params, indexed)
         self._plans: dict[int, list[int]] = {}
 
     def reseed(self, seed: int) -> None:
@@ -637,3 +369,18 @@ class SRHAgent(RHEAAgent):
     def __init__(self, seed: SeedLike = None, name: str | None = None, **hyperparams: Any) -> None:
         hyperparams.setdefault("preset", "srh_r1")
         super().__init__(seed, name, **hyperparams)
+
+
+__all__ = [
+    "PRESETS",
+    "RHEA_SEARCH_SPACE",
+    "SRH_SEARCH_SPACE",
+    "ActionBudget",
+    "BudgetSpent",
+    "RHEAAgent",
+    "RHEAParams",
+    "SRHAgent",
+    "model_opponent_action",
+    "parse_rhea_params",
+    "seed_action",
+]

@@ -1,7 +1,8 @@
 """The live arena as a Starlette web app: a page to set up, play and watch games, and its JSON API.
 
 Start it with ``python -m scripts.arena`` (the ``web`` extra: Starlette and uvicorn). The API (every request is
-checked by :mod:`baselines.web.sessions`; a refused one gets a 4xx with ``{"error": message}`` and changes nothing):
+checked by :mod:`baselines.web.requests` and :mod:`baselines.web.sessions`; a refused one gets a 4xx with
+``{"error": message}`` and changes nothing):
 
 ==========================================  ======================================================================
 ``GET  /api/catalog``                        games, presets, default configs, suggested agents
@@ -32,7 +33,9 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from baselines.web.sessions import Arena, ArenaSettings, RequestError, Session, seat_view
+from baselines.web.requests import RequestError
+from baselines.web.sessions import Arena, ArenaSettings, Session
+from baselines.web.views import seat_view
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 65_536

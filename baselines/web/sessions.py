@@ -1,22 +1,16 @@
-"""The live arena's games, held on the server: validation of every request, seat views, bots' turns.
+"""The live arena's games, held on the server: sessions, the requests that play them, bots' turns.
 
 An :class:`Arena` holds a bounded number of :class:`Session` objects (one game each: the true states, the moves,
-who sits where). Everything a browser sends passes through here first and is checked — an unknown game, config
-value, agent or field, a malformed value, a move that is illegal, not the sender's or stale — and refused with
-a :class:`RequestError` (an HTTP status and a message naming what was wrong) that leaves the game unchanged.
-
-What a browser gets back is a *seat view* (:func:`seat_view`): the picture and move list as one seat may see them
-(``Game.render_svg(state, seat)``, ``Game.action_text_for``), that seat's legal moves when it is to play, and the
-result. The true state, the deck order and the game seed (which would reveal the deck) are never sent while a
-person plays a game with hidden information; the spectator's view (everything) is served only for games between
-bots, and only when asked. Undo takes back the last move of a person and the bots' replies to it exactly (the
-bots' decisions are seeded by position, so the same position gets the same reply); in a game with hidden
+who sits where). Every request is checked before it changes anything: its fields by :mod:`baselines.web.requests`,
+and here whether a move is legal, the sender's and not stale; a refusal is a
+:class:`~baselines.web.requests.RequestError` that leaves the game unchanged. What a browser gets back is a seat
+view (:mod:`baselines.web.views`). Undo takes back the last move of a person and the bots' replies to it exactly
+(the bots' decisions are seeded by position, so the same position gets the same reply); in a game with hidden
 information the person keeps what the undone move showed them, like a take-back at a real table.
 """
 
 from __future__ import annotations
 
-import functools
 import secrets
 import threading
 import time
@@ -27,30 +21,15 @@ from typing import Any
 
 import numpy as np
 
-from baselines.factory import RLLIB_PREFIX, SB3_PREFIX, agent_choices, expand_pretrained, parse_spec
 from baselines.web.bots import BotFailure, BotPool, BotRequest
+from baselines.web.requests import HUMAN, RequestError, build_game, check_agent_spec, check_fields, int_field
+from baselines.web.views import SPECTATOR, game_summary
 from boardenvs.core import Game
-from boardenvs.registry import list_games, list_presets, make_game
-from boardenvs.replay import Replay, config_from_json, config_to_json, record_replay, setup_rng
-from boardenvs.replay_html import outcome_text
+from boardenvs.registry import list_games
+from boardenvs.replay import Replay, record_replay, setup_rng
 
-HUMAN = "human"
-"""The seat spec of a person playing in the browser."""
-SPECTATOR = "spectator"
-FILE_SETTINGS = frozenset({"checkpoint", "model", "weights", "table"})
-"""Agent settings that name a file to load (only ``pretrained`` is allowed from a browser)."""
 DECISION_STREAM = 3
 """Seed-sequence key of one bot decision: ``[seed, DECISION_STREAM, ply, seat]`` (as ``scripts.play``)."""
-SUGGESTED_SPECS = ("random", "mcts:simulations=200", "rhea", "alphazero:pretrained", "ppo:pretrained")
-
-
-class RequestError(Exception):
-    """A request the arena refuses: ``status`` is the HTTP status, the message says what was wrong."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
 
 @dataclass(frozen=True)
@@ -111,140 +90,11 @@ class Session:
         self.states.append(self.game.apply(self.state, action))
         self.actions.append(action)
 
-
-# -- checking requests ----------------------------------------------------------------------------
-def check_fields(body: Any, allowed: set[str], where: str) -> Mapping[str, Any]:
-    """``body`` as a JSON object with no fields but ``allowed``; 400 otherwise."""
-    if not isinstance(body, Mapping):
-        raise RequestError(400, f"{where}: the request body must be a JSON object")
-    unknown = sorted(set(body) - allowed)
-    if unknown:
-        raise RequestError(400, f"{where}: unknown field(s) {unknown}; allowed: {sorted(allowed)}")
-    return body
-
-
-def int_field(body: Mapping[str, Any], name: str, low: int, high: int, required: bool = True) -> int | None:
-    """The integer field ``name`` of ``body`` in ``low..high``; 400 naming it otherwise."""
-    if name not in body or body[name] is None:
-        if required:
-            raise RequestError(400, f"field {name!r} is required (an integer in {low}..{high})")
-        return None
-    value = body[name]
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise RequestError(400, f"field {name!r} must be an integer in {low}..{high}, got {value!r}")
-    return value
-
-
-def check_agent_spec(spec: Any, game_name: str, allowed: tuple[str, ...]) -> str:
-    """A seat's spec from a browser: ``human``, a spec the server allowed, or an agent spec naming no file."""
-    if not isinstance(spec, str) or not spec.strip() or len(spec) > 200:
-        raise RequestError(400, f"seats: each seat must be 'human' or an agent spec (text), got {spec!r}")
-    spec = spec.strip()
-    if spec == HUMAN or spec in allowed:
-        return spec
-    if spec.startswith((SB3_PREFIX, RLLIB_PREFIX)):
-        raise RequestError(403, f"seats: {spec!r} loads a file; only the specs the server was started with "
-                                f"(--allow-agent) may: {list(allowed)}")  # fmt: skip
-    try:
-        name, settings = parse_spec(expand_pretrained(spec))
-    except ValueError as error:
-        raise RequestError(400, f"seats: {error}") from None
-    for key, value in settings.items():
-        if (key in FILE_SETTINGS and value != "pretrained") or _looks_like_path(value):
-            raise RequestError(403, f"seats: {spec!r} names a file ({key}={value}); only 'pretrained' or the specs "
-                                    f"the server was started with (--allow-agent) may load files")  # fmt: skip
-    del name
-    return spec
-
-
-def _looks_like_path(value: Any) -> bool:
-    return isinstance(value, str) and any(mark in value for mark in ("/", "\\", "~", ".."))
-
-
-def build_game(body: Mapping[str, Any], max_plies: int) -> Game:
-    """The game a create request names (``game``, ``preset``, ``config``); 400 naming what is wrong."""
-    name = body.get("game")
-    if name not in list_games():
-        raise RequestError(400, f"game: unknown game {name!r}; games: {list_games()}")
-    preset = body.get("preset")
-    if preset is not None and preset not in list_presets(name):
-        raise RequestError(400, f"preset: {name} has no preset {preset!r}; presets: {list_presets(name)}")
-    config = body.get("config") or {}
-    if not isinstance(config, Mapping):
-        raise RequestError(400, "config: must be a JSON object of config fields")
-    try:
-        game = make_game(name, preset, **config_from_json(config))
-    except (TypeError, ValueError) as error:
-        raise RequestError(400, f"config: {error}") from None
-    if game.spec.max_game_length > max_plies:
-        raise RequestError(400, f"config: games longer than {max_plies} plies are not served "
-                                f"(this config's move cap is {game.spec.max_game_length})")  # fmt: skip
-    return game
-
-
-# -- views ------------------------------------------------------------------------------------
-def seat_view(session: Session, viewer: int | None) -> dict[str, Any]:
-    """What a browser is sent: the game as ``viewer`` may see it (``None``: the spectator, everything)."""
-    game, state = session.game, session.state
-    to_move = None if session.over else int(state.current_player)
-    playing = to_move is not None and to_move == viewer and session.seats[to_move] == HUMAN
-    mask = game.legal_action_mask(state) if playing else None
-    legal = [{"action": int(a), "text": game.action_to_str(state, int(a))} for a in np.flatnonzero(mask)] if playing \
-        else []  # fmt: skip
-    return {
-        "id": session.id,
-        "game": game.spec.name,
-        "seats": [{"seat": seat, "player": spec} for seat, spec in enumerate(session.seats)],
-        "viewer": SPECTATOR if viewer is None else viewer,
-        "ply": int(state.ply),
-        "to_move": to_move,
-        "your_turn": playing,
-        "svg": game.render_svg(state, viewer, mask),
-        "legal": legal,
-        "moves": _move_list(session, viewer),
-        "over": session.over,
-        "result": _result(session),
-        "message": session.message,
-        "can_undo": _last_human_ply(session) is not None,
-    }
-
-
-def _move_list(session: Session, viewer: int | None) -> list[dict[str, Any]]:
-    game, moves = session.game, []
-    for state, action in zip(session.states, session.actions):
-        text = game.action_to_str(state, action) if viewer is None else game.action_text_for(state, action, viewer)
-        moves.append({"player": int(state.current_player), "text": text})
-    return moves
-
-
-def _result(session: Session) -> str | None:
-    if session.message is not None:
-        return f"game stopped: {session.message}"
-    if not session.game.is_terminal(session.state):
-        return None
-    names = [spec if spec != HUMAN else "you" for spec in session.seats]
-    return outcome_text(session.game.returns(session.state), names, session.game.is_truncated(session.state))
-
-
-def _last_human_ply(session: Session) -> int | None:
-    plies = [ply for ply, state in enumerate(session.states[:-1]) if session.seats[state.current_player] == HUMAN]
-    return plies[-1] if plies else None
-
-
-@functools.cache
-def game_summary(name: str) -> dict[str, Any]:
-    """A game as the arena's setup form shows it: its default config, presets and suggested agents."""
-    game = make_game(name)
-    scripted = sorted(set(agent_choices(name)) - {"random", "mcts", "rhea", "alphabeta"})
-    return {
-        "name": name,
-        "doc": (type(game).__doc__ or "").strip().splitlines()[0],
-        "presets": list_presets(name),
-        "config": config_to_json(game),
-        "num_players": game.spec.num_players,
-        "agents": [*scripted, *SUGGESTED_SPECS],
-        "perfect_information": game.spec.perfect_information,
-    }
+    @property
+    def last_human_ply(self) -> int | None:
+        """The ply of the last move a person made (what undo takes back), ``None`` before any."""
+        plies = [ply for ply, state in enumerate(self.states[:-1]) if self.seats[state.current_player] == HUMAN]
+        return plies[-1] if plies else None
 
 
 # -- the arena --------------------------------------------------------------------------------
@@ -439,7 +289,7 @@ class Arena:
         """Take back the last move of a person and the bots' replies to it."""
         check_fields(body, set(), "undo")
         with session.lock:
-            ply = _last_human_ply(session)
+            ply = session.last_human_ply
             if ply is None:
                 raise RequestError(409, "nothing to undo: no person has moved yet")
             del session.states[ply + 1 :], session.actions[ply:]
@@ -461,5 +311,3 @@ class Arena:
         names = [spec if spec != HUMAN else "person" for spec in session.seats]
         meta = {"source": "boardenvs live arena", "stopped": session.message}
         return record_replay(session.game, session.seed, session.actions, names, meta)
-
-

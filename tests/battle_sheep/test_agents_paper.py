@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from baselines.games.battle_sheep import SheepQTable
+from baselines.learners.sheep_q import SheepQTable
 from scripts.battle_sheep_paper import PAPER_WINS, Args, agent_specs, main
 
 

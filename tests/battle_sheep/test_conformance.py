@@ -8,7 +8,7 @@ import pytest
 
 import boardenvs
 from boardenvs.games.battle_sheep import PRESETS, BattleSheep, BattleSheepConfig
-from boardenvs.games.battle_sheep.settings import settings_rows
+from boardenvs.games.battle_sheep.config import settings_rows
 from boardenvs.testing import check_game
 
 VARIANTS = {

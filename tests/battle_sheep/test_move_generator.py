@@ -1,8 +1,8 @@
 """The engine's fast move generation against a straightforward reference, on many random states.
 
 The engine lists legal splits, finds the next player and grows the field with per-cell Python loops over
-precomputed tables (``rules.split_ids``, ``rules.can_move``, ``rules.generate_field``). The reference below
-is the plain whole-board numpy version of the same rules (the engine's code before issue 18): every mask,
+precomputed tables (``legality.split_ids``, ``legality.can_move``, ``transitions.generate_field``). The reference
+below is the plain whole-board numpy version of the same rules (the engine's code before issue 18): every mask,
 action list, successor and field must agree, and a field must consume the same random numbers.
 """
 
@@ -15,9 +15,10 @@ import pytest
 
 from boardenvs.core import TERMINAL
 from boardenvs.games.battle_sheep import PRESETS, BattleSheep, BattleSheepState
-from boardenvs.games.battle_sheep.rules import movable_cells, open_directions, placement_cells, slide_end
+from boardenvs.games.battle_sheep.legality import movable_cells, open_directions, placement_cells
 from boardenvs.games.battle_sheep.state import FREE, NONFIELD
 from boardenvs.games.battle_sheep.tables import Tables
+from boardenvs.games.battle_sheep.transitions import slide_end
 
 CONFIGS: list[dict[str, Any]] = [
     PRESETS["basic"],

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from boardenvs.core import TERMINAL, shared_win_returns
-from boardenvs.games.battle_sheep.rules import rank_points
+from boardenvs.games.battle_sheep.scoring import rank_points
 from boardenvs.games.battle_sheep.tables import DIRECTION_NAMES
 from tests.battle_sheep.helpers import board, small_game
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from baselines.web.sessions import HUMAN
+from baselines.web.requests import HUMAN
 
 pytestmark = pytest.mark.browser
 

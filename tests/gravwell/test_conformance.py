@@ -59,10 +59,11 @@ def _play(game: Gravwell, agents: list, seed: int) -> np.ndarray:
 
 
 def test_decision_tree_beats_random_more_often_than_a_fair_share() -> None:
-    from baselines.games.gravwell import DecisionTreeAgent, RandomAgent  # agents: imported only by their tests
+    # agents: imported only by their tests
+    from baselines.games.gravwell import DecisionTreeAgent, RandomEmergencyStopAgent
 
     game = Gravwell(num_players=4)
-    wins = sum(_play(game, [DecisionTreeAgent(i)] + [RandomAgent(10 * i + k) for k in range(3)], i)[0] > 0
+    wins = sum(_play(game, [DecisionTreeAgent(i)] + [RandomEmergencyStopAgent(10 * i + k) for k in range(3)], i)[0] > 0
                for i in range(60))  # fmt: skip
     assert wins > 60 / 4
 

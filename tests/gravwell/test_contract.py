@@ -1,5 +1,5 @@
 """Gravwell on the ``Game`` contract: the codec, ``is_legal``, the move cap, the registry presets, and the one
-resolution path (the game moves ships with ``rules.resolve``, the function the agents call)."""
+resolution path (the game moves ships with ``movement.resolve``, the function the agents call)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ import pytest
 
 import boardenvs
 from boardenvs.core import TERMINAL, shared_win_returns
-from boardenvs.games.gravwell import Gravwell, GravwellState, Move, card_of_symbol, engine
+from boardenvs.games.gravwell import Gravwell, GravwellState, Move, card_of_symbol, transitions
 from boardenvs.games.gravwell.cards import NUM_CARDS
-from boardenvs.games.gravwell.rules import resolve
+from boardenvs.games.gravwell.movement import resolve
 from boardenvs.games.gravwell.state import COMMIT, DRAFT, STOP
+from boardenvs.games.gravwell.tables import make_tables
 from boardenvs.testing import check_game
 from tests.gravwell.helpers import play_turn, turn_state
 from tests.playouts import random_game_positions
@@ -150,7 +151,7 @@ def _free_tiles(game: Gravwell, rng: np.random.Generator, count: int) -> list[in
 
 
 def _resolved_by_rules(pos: list[int], queue: list[tuple[int, int]], n: int, inert: bool):
-    """The turn resolved card by card with ``rules.resolve``: the tiles, the "move" events and the winner."""
+    """The turn resolved card by card with ``movement.resolve``: the tiles, the "move" events and the winner."""
     pos, moves = list(pos), []
     for card, owner in sorted(queue):
         winner = resolve(pos, owner, card, n, inert, moves=moves)
@@ -188,7 +189,7 @@ def test_the_transitions_are_plain_functions_of_the_tables() -> None:
     game = Gravwell(num_players=2)
     s = game.initial_state(np.random.default_rng(3))
     stack = int(game.legal_actions(s)[0])
-    assert engine.draft(game.tables, s, s.current_player, stack).key() == game.apply(s, stack).key()
+    assert transitions.draft(game.tables, s, s.current_player, stack).key() == game.apply(s, stack).key()
     t = turn_state(game, [0, 0, 36], [["Ar"], ["B"]])
-    assert engine.commit(t, 0, card_of_symbol("Ar")).key() == game.apply(t, game.play_base).key()
-    assert game.tables == engine.make_tables(game.config) and hash(game.tables) == hash(engine.make_tables(game.config))
+    assert transitions.commit(t, 0, card_of_symbol("Ar")).key() == game.apply(t, game.play_base).key()
+    assert game.tables == make_tables(game.config) and hash(game.tables) == hash(make_tables(game.config))

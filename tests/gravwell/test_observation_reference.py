@@ -19,8 +19,8 @@ import pytest
 import boardenvs
 from boardenvs.games.gravwell import Gravwell, GravwellState
 from boardenvs.games.gravwell.cards import NUM_CARDS
-from boardenvs.games.gravwell.rules import ROUNDS, TURNS
 from boardenvs.games.gravwell.state import COMMIT
+from boardenvs.games.gravwell.tables import ROUNDS, TURNS
 from boardenvs.registry import game_entry
 
 PRESETS: dict[str, dict[str, Any]] = {

@@ -7,7 +7,7 @@ import pytest
 
 from boardenvs.games.gravwell import Gravwell
 from boardenvs.games.gravwell.cards import card_of_symbol
-from boardenvs.games.gravwell.rules import heading, resolve, slide
+from boardenvs.games.gravwell.movement import heading, resolve, slide
 from tests.gravwell.helpers import play_turn, turn_state
 
 

@@ -50,7 +50,7 @@ def test_a_graph_move_uses_the_sorted_neighbour_slots() -> None:
 def test_pass_is_its_own_move() -> None:
     game = NodeConquest(rows=3, cols=3, move_all_units=True)
     state = game.initial_state()
-    assert game.decode(state, game.rules.pass_action) == PASS_MOVE == Move(-1, -1, -1)
+    assert game.decode(state, game.legality.pass_action) == PASS_MOVE == Move(-1, -1, -1)
     assert game.encode(state, PASS_MOVE) == game.spec.num_actions - 1
 
 

@@ -115,8 +115,8 @@ def test_illegal_moves_say_why() -> None:
     stuck = NodeConquest(rows=3, cols=3, move_all_units=True)
     position = stuck.position("A0 . . . . . . . B1")
     with pytest.raises(ValueError, match="pass is legal only when no move is, and player 0 can still move"):
-        stuck.apply(stuck.position("A2 . . . . . . . B1"), stuck.rules.pass_action)
-    assert stuck.legal_actions(position).tolist() == [stuck.rules.pass_action]
+        stuck.apply(stuck.position("A2 . . . . . . . B1"), stuck.legality.pass_action)
+    assert stuck.legal_actions(position).tolist() == [stuck.legality.pass_action]
 
 
 def _action_id(move: str) -> int:

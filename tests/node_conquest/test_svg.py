@@ -204,7 +204,7 @@ def test_targets_are_exactly_the_legal_moves(game: NodeConquest) -> None:
         found = targets(parse(game.render_svg(state, None, mask)))
         actions = [[int(a) for a in group.get("data-actions").split()] for group in found]
         assert all(len(group) == 1 for group in actions)
-        legal = [a for a in np.flatnonzero(mask).tolist() if a != game.rules.pass_action]
+        legal = [a for a in np.flatnonzero(mask).tolist() if a != game.legality.pass_action]
         assert sorted(group[0] for group in actions) == legal
         for group, (action,) in zip(found, actions):
             assert group.find(f"{SVG}title").text == game.action_to_str(state, action)
@@ -240,7 +240,7 @@ def test_pass_gets_no_target() -> None:
     game = NodeConquest(rows=3, cols=3, move_all_units=True)
     state = game.position("A0 .0 .0 .0 .0 .0 .0 .0 B5")
     mask = game.legal_action_mask(state)
-    assert np.flatnonzero(mask).tolist() == [game.rules.pass_action]
+    assert np.flatnonzero(mask).tolist() == [game.legality.pass_action]
     assert targets(parse(game.render_svg(state, 0, mask))) == []
 
 

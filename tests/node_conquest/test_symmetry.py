@@ -51,7 +51,7 @@ def test_half_turn_is_an_involution() -> None:
 def test_pass_maps_to_itself_and_winners_swap() -> None:
     game = NodeConquest(rows=3, cols=3, move_all_units=True)
     sym = game.symmetries[0]
-    assert sym.actions[game.rules.pass_action] == game.rules.pass_action
+    assert sym.actions[game.legality.pass_action] == game.legality.pass_action
     won = game.apply(game.position("A9 B2 . . . . . . ."), 1)
     assert won.winners == (0,) and sym.state(won).winners == (1,)
     assert game.returns(sym.state(won)).tolist() == [-1.0, 1.0]

@@ -1,11 +1,11 @@
-"""The table-driven mask (``rules.legal_mask``) against a straightforward one, on many random positions.
+"""The table-driven mask (``legality.legal_mask``) against a straightforward one, on many random positions.
 
-The engine builds the main-phase mask from precomputed tables: Rinascimento's token patterns from the
-factors of ``rules.rinascimento_take_mask`` (``rules.token_factors``), every card's affordability at once
-(``rules.affordable_bytes``) and card slots read as bytes (``rules.per_card``). Here the mask is rebuilt the
-plain way (numpy, one condition after another, as the engine did before) on positions from random play and
-on the same positions with random supplies and hands, for the presets, odd configs and a deck of 300 cards
-(ids beyond a byte).
+The engine builds the main-phase mask from precomputed tables: the token patterns from the factors of the
+token rules (``takes.token_factors``, whose direct AND is ``takes.take_mask``), every card's
+affordability at once (``legality.affordable_bytes``) and card slots read as bytes (``legality.per_card``).
+Here the mask is rebuilt the plain way (numpy, one condition after another, as the engine did before) on
+positions from random play and on the same positions with random supplies and hands, for the presets, odd
+configs and a deck of 300 cards (ids beyond a byte).
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from boardenvs.games.splendor import Splendor, SplendorState, rules
-from boardenvs.games.splendor.state import MAIN
+from boardenvs.games.splendor import Splendor, SplendorState, legality, takes
+from boardenvs.games.splendor.cards import GOLD
+from boardenvs.games.splendor.state import BONUSES, MAIN
 from tests.splendor.helpers import write_random_cards
 
 CONFIGS = {
@@ -38,17 +39,17 @@ def reference_mask(game: Splendor, state: SplendorState) -> np.ndarray:
     """The legal-action mask of ``state`` written out condition by condition (other phases: the engine's)."""
     config, tables, player = game.config, game.tables, state.current_player
     if player < 0 or state.phase != MAIN:
-        return rules.legal_mask(config, tables, state)
+        return legality.legal_mask(config, tables, state)
     mask, s, row = np.zeros(tables.num_actions, dtype=bool), tables.starts, state.players[player]
     if config.rinascimento:
-        mask[s[0] : s[2]] = rules.rinascimento_take_mask(config, tables, state.supply, row)
+        mask[s[0] : s[2]] = takes.take_mask(config, tables, state.supply, row)
     else:
         mask[s[0] : s[2]] = official_takes(game, state.supply[:5].tolist())
     if config.max_reserved and state.reserved[player, -1] < 0:
         mask[s[2] : s[3]] = state.face_up.ravel() >= 0
         mask[s[3] : s[4]] = state.top < tables.deck_sizes
     cards = np.concatenate([state.face_up.ravel(), state.reserved[player]])
-    mask[s[4] : s[6]] = rules.affordable(tables, row, cards) & (cards >= 0)
+    mask[s[4] : s[6]] = affordable(game, row, cards) & (cards >= 0)
     mask[s[-2]] = not mask.any()
     return mask
 
@@ -60,6 +61,14 @@ def official_takes(game: Splendor, stacks: list[int]) -> list[bool]:
     size = min(config.take_different_count, len(available))
     different = [set(combo) <= available and len(combo) == size for combo in game.tables.combos]
     return different + [stack >= max(config.take_same_min, config.take_same_amount) for stack in stacks]
+
+
+def affordable(game: Splendor, player_row: np.ndarray, card_ids: np.ndarray) -> np.ndarray:
+    """Which cards the player can pay for: the shortfalls ``max(cost - bonus - tokens, 0)`` add up to at most its
+    gold (-1, an empty slot, never: its cost row is the sentinel)."""
+    shortfall = game.tables.cards.cost[card_ids] - (player_row[BONUSES] + player_row[:5])
+    np.maximum(shortfall, 0, out=shortfall)
+    return shortfall.sum(axis=1) <= player_row[GOLD]
 
 
 def shaken(game: Splendor, state: SplendorState, rng: np.random.Generator) -> SplendorState:
@@ -119,19 +128,19 @@ def test_affordable_bytes_is_affordable_for_every_card() -> None:
     for _ in range(300):
         row = np.zeros(14, dtype=np.int16)
         row[:6], row[6:11] = rng.integers(0, 6, size=6), rng.integers(0, 12, size=5)
-        can_pay = rules.affordable_bytes(tables, row.tolist())
-        expected = rules.affordable(tables, row, cards) & (cards >= 0)
-        assert list(rules.per_card(tables, cards, can_pay)) == expected.tolist()
+        can_pay = legality.affordable_bytes(tables, row.tolist())
+        expected = affordable(game, row, cards) & (cards >= 0)
+        assert list(legality.per_card(tables, cards, can_pay)) == expected.tolist()
 
 
 def test_the_token_mask_above_the_cap_is_the_rule() -> None:
     game = Splendor(rinascimento=True, deck="rinascimento_native")
     supply, row = np.array([4, 4, 1, 0, 4, 5], dtype=np.int16), np.zeros(14, dtype=np.int16)
-    factors = rules.token_factors(game.config)
+    factors = takes.token_factors(game.config)
     for held in ([4, 3, 2, 2, 1, 0], [4, 3, 2, 1, 0, 0]):  # 12 tokens (never in play), 10
         row[:6] = held
-        fast = rules.rinascimento_take_bytes(game.config, factors, supply.tolist(), row.tolist())
-        assert fast == rules.rinascimento_take_mask(game.config, game.tables, supply, row).tobytes()
+        fast = takes.take_bytes(factors, supply, row.tolist())
+        assert fast == takes.take_mask(game.config, game.tables, supply, row).tobytes()
 
 
 def test_the_returned_mask_is_a_copy_of_the_cached_one() -> None:

@@ -17,7 +17,7 @@ import pytest
 
 import boardenvs
 from boardenvs.games.splendor import PRESETS, Splendor, SplendorState
-from boardenvs.games.splendor.rules import paying_card
+from boardenvs.games.splendor.legality import paying_card
 from boardenvs.games.splendor.state import PAY
 from tests.playouts import random_game_positions
 from tests.splendor.helpers import write_random_cards

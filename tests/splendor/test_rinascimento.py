@@ -15,8 +15,8 @@ import pytest
 import boardenvs
 from boardenvs.games.splendor import Splendor
 from boardenvs.games.splendor import events as ev
-from boardenvs.games.splendor.rules import rinascimento_take_mask
 from boardenvs.games.splendor.state import MAIN, POINTS
+from boardenvs.games.splendor.takes import take_mask
 from tests.splendor.helpers import edit, event_types, legal_moves, play, start, with_player
 
 RINA = boardenvs.make_game("splendor", preset="rinascimento")
@@ -98,7 +98,7 @@ def test_the_token_mask_is_exactly_can_perform(kwargs: dict) -> None:
     config, tables = game.config, game.tables
     patterns = (tables.take - tables.give).tolist()
     for supply, row in random_positions(game, 60, seed=len(kwargs)):
-        mask = rinascimento_take_mask(config, tables, supply, row)
+        mask = take_mask(config, tables, supply, row)
         stacks, coins, gold = supply[:5].tolist(), row[:5].tolist(), int(row[5])
         for index, pattern in enumerate(patterns):
             check = pick_same_ok if tables.is_same[index] else pick_different_ok
@@ -115,7 +115,7 @@ def test_every_pattern_can_perform_accepts_is_a_legal_action(kwargs: dict) -> No
     values = range(-3, max(config.take_different_amount, config.take_same_amount) + 1)
     vectors = list(product(values, repeat=5))
     for supply, row in random_positions(game, 6, seed=7):
-        mask = rinascimento_take_mask(config, tables, supply, row)
+        mask = take_mask(config, tables, supply, row)
         stacks, coins, gold = supply[:5].tolist(), row[:5].tolist(), int(row[5])
         for vector in vectors:
             for same, check in ((False, pick_different_ok), (True, pick_same_ok)):

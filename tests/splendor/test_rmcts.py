@@ -1,4 +1,4 @@
-"""Rinascimento's MCTS (``baselines.games.splendor.rmcts``): widening, depth, budget, recommendation, known answers."""
+"""Rinascimento's MCTS (``baselines.search.rmcts``): widening, depth, budget, recommendation, known answers."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ import pytest
 
 from baselines.agent import RandomAgent
 from baselines.arena import play_game
-from baselines.games.splendor.rmcts import (
+from baselines.search.rmcts import (
     PRESETS,
     RMCTS_SEARCH_SPACE,
     Node,
     RinascimentoMCTSAgent,
     _Search,
-    parse_params,
+    parse_rmcts_params,
 )
 from boardenvs import make_game
 from tests.test_rhea import CountingGame, _scoring_position, tictactoe_position
@@ -44,13 +44,13 @@ def test_the_defaults_are_mcts_star_and_java_is_the_java_defaults() -> None:
     assert (p.exploration, p.depth, p.opponent_model, p.opponent_budget_share) == (0.0, 1, "nothing", 0.05)
     assert (p.expansion_probability, p.progression_size, p.epsilon) == (0.4, 1, 1e-6)
     assert (p.recommendation, p.roll_with_opponents, p.budget, p.value) == ("ucb", False, 1000, "score")
-    java = parse_params(preset="java")
+    java = parse_rmcts_params(preset="java")
     assert (java.exploration, java.depth, java.expansion_probability, java.progression_size) == (1.41, 20, 0.2, 10)
     assert set(PRESETS) == {"mcts_r1", "java"}
-    assert [parse_params(recommendation=n).recommendation for n in (0, "1", 2)] == ["value", "visits", "ucb"]
+    assert [parse_rmcts_params(recommendation=n).recommendation for n in (0, "1", 2)] == ["value", "visits", "ucb"]
     for name, values in RMCTS_SEARCH_SPACE.items():
         for value in values:
-            parse_params(**{name: str(value)})
+            parse_rmcts_params(**{name: str(value)})
 
 
 def test_widening_adds_at_most_progression_size_new_children_and_plays_one_of_them() -> None:

@@ -7,7 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from baselines.web.sessions import HUMAN, Session, seat_view
+from baselines.web.requests import HUMAN
+from baselines.web.sessions import Session
+from baselines.web.views import seat_view
 from boardenvs import make_game
 from boardenvs.replay import setup_rng
 

@@ -5,10 +5,9 @@
   :func:`battle_sheep_value`, the value of the search agents (MCTS's ``heuristic`` evaluator, ``alphabeta``).
 * :mod:`.minimax`: :class:`MinimaxAgent` (``minimax``), depth-limited paranoid minimax with alpha-beta on the
   evaluation score.
-* :mod:`.qlearning`: :class:`QLearningAgent` (``qlearning``), the seed's 12 x 12 x 8 tabular Q agent with the
-  shipped table, and :func:`learn`, which trains one.
 
-The rest of the seed's comparison is generic: ``random``, classical MCTS (``mcts``, random rollouts) and the
+The seed's 12 x 12 x 8 tabular Q agent (``qlearning``) is a learner: :mod:`baselines.learners.sheep_q`. The rest
+of the seed's comparison is generic: ``random``, classical MCTS (``mcts``, random rollouts) and the
 seed's own agent, MCTS valued by the evaluation score (``mcts:evaluator=heuristic``); ``scripts/battle_sheep_paper.py``
 plays them all.
 """
@@ -24,20 +23,15 @@ from baselines.games.battle_sheep.evaluation import (
     seed_splits,
 )
 from baselines.games.battle_sheep.minimax import MinimaxAgent
-from baselines.games.battle_sheep.qlearning import QLearningAgent, SheepQSettings, SheepQTable, learn
 
 __all__ = [
     "BATTLE_SHEEP_GAIN",
     "START_KERNEL",
     "EvaluationAgent",
     "MinimaxAgent",
-    "QLearningAgent",
-    "SheepQSettings",
-    "SheepQTable",
     "battle_sheep_value",
     "crowding_map",
     "evaluation_score",
-    "learn",
     "seed_moves",
     "seed_splits",
 ]

@@ -34,7 +34,7 @@ import numpy as np
 from baselines.agent import BaseAgent
 from boardenvs.core import Game
 from boardenvs.games.battle_sheep import Move
-from boardenvs.games.battle_sheep.rules import movable_cells, open_directions, placement_cells
+from boardenvs.games.battle_sheep.legality import movable_cells, open_directions, placement_cells
 
 START_KERNEL = 5
 """Side of the seed's crowding window (``weightedMap`` default kernel 5x5)."""

@@ -12,7 +12,7 @@ followed):
   else the lowest normal (moving backwards) or the lowest repulsor (moving forwards). Stuck: a random card.
 * **Emergency Stop.** Used when the card about to resolve would decrease the ship's position.
 
-The seed's Q-learning agent (§3.4) is in :mod:`baselines.games.gravwell.qlearning`.
+The seed's Q-learning agent (§3.4) is in :mod:`baselines.learners.gravwell_q`.
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ from baselines.agent import BaseAgent, SeedLike
 from baselines.params import float_param
 from boardenvs.core import Game
 from boardenvs.games.gravwell.cards import NORMAL, REPULSOR, TRACTOR, TYPES, VALUES, bits_to_cards
-from boardenvs.games.gravwell.rules import heading, resolve
+from boardenvs.games.gravwell.movement import heading, resolve
 from boardenvs.games.gravwell.state import COMMIT, DRAFT
 
 GROUP_PREFERENCE = ("tractor", "repulsor", "low", "high", "remaining")
-__all__ = ["DecisionTreeAgent", "RandomAgent", "RandomNoStopAgent", "card_group"]
+__all__ = ["DecisionTreeAgent", "RandomEmergencyStopAgent", "RandomNoStopAgent", "card_group"]
 
 
 def card_group(card: int) -> str:
@@ -40,8 +40,9 @@ def card_group(card: int) -> str:
     return "high" if value >= 8 else "low" if value <= 3 else "remaining"
 
 
-class RandomAgent(BaseAgent):
-    """Uniform random choices; uses an offered Emergency Stop with probability ``stop_probability``."""
+class RandomEmergencyStopAgent(BaseAgent):
+    """Uniform random choices; uses an offered Emergency Stop with probability ``stop_probability`` (``random_es``;
+    not :class:`baselines.agent.RandomAgent`, which plays every game and knows no Emergency Stop)."""
 
     name = "random_es"
 
@@ -56,7 +57,7 @@ class RandomAgent(BaseAgent):
         return int(legal[self.rng.integers(len(legal))])
 
 
-class RandomNoStopAgent(RandomAgent):
+class RandomNoStopAgent(RandomEmergencyStopAgent):
     """Uniform random choices; never uses the Emergency Stop (Gravitas ``RandomIgnoreEmergency``)."""
 
     name = "random_no_es"

@@ -23,8 +23,9 @@ from baselines.search.playout import UniformStream
 from baselines.search.values import lead_values
 from boardenvs.core import TERMINAL, Game
 from boardenvs.games.quoridor import Quoridor
+from boardenvs.games.quoridor.legality import legal_moves
 from boardenvs.games.quoridor.notation import move_of_unified
-from boardenvs.games.quoridor.rules import legal_moves, successor
+from boardenvs.games.quoridor.transitions import successor
 
 QUORIDOR_WALL_WEIGHT = 0.4
 QUORIDOR_WALL_REACH = 2
@@ -117,12 +118,12 @@ def quoridor_playout(game: Game, state: Any, stream: UniformStream, plies: int) 
     """:func:`~baselines.search.playout.random_playout` for Quoridor on the engine's move bitmasks (same
     distribution, about 2x faster).
 
-    The legal moves of the player to move are one int (``rules.legal_moves``, pawn squares then walls then
+    The legal moves of the player to move are one int (``legality.legal_moves``, pawn squares then walls then
     PASS, see ``quoridor.tables``); each legal action is one set bit, so a uniformly random set bit is a
     uniformly random legal action: with only pawn moves the (at most 5) bits are listed, otherwise random
     bit positions below the highest set bit are drawn until one is set (about two draws while walls are
-    left). ``rules.successor`` then plays it, as ``game.apply`` does after its legality check; the ply that reaches
-    ``spec.max_game_length`` goes through ``game.apply``, which ends the game at the cap.
+    left). ``transitions.successor`` then plays it, as ``game.apply`` does after its legality check; the ply that
+    reaches ``spec.max_game_length`` goes through ``game.apply``, which ends the game at the cap.
     """
     tables, cap, liberal = game.tables, game.spec.max_game_length, game.liberal
     pawn_only = (1 << tables.cells) - 1

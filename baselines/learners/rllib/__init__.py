@@ -17,7 +17,8 @@ when called, and says so if it is missing. The evaluation log and plot are the l
 
 from baselines.learners.rllib.agent import RLlibAgent
 from baselines.learners.rllib.checkpoints import RLlibCard
-from baselines.learners.rllib.env import OpponentMix, TableEnv, module_for_agent
+from baselines.learners.rllib.env import TableEnv, module_for_agent
 from baselines.learners.rllib.settings import RLlibSettings
+from baselines.learners.runner.opponents import OpponentMix
 
 __all__ = ["OpponentMix", "RLlibAgent", "RLlibCard", "RLlibSettings", "TableEnv", "module_for_agent"]

@@ -18,8 +18,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from baselines.learners.rllib.env import OpponentMix, TableEnv, module_for_agent
+from baselines.learners.rllib.env import TableEnv, module_for_agent, snapshot_modules
 from baselines.learners.rllib.settings import RLlibSettings
+from baselines.learners.runner.opponents import OpponentMix
 from boardenvs.rllib import OBSERVATIONS_KEY, SHARED_POLICY, masked_ppo_config, model_config, require_ray
 
 TABLE_ENV = "boardenvs_table"
@@ -70,7 +71,7 @@ def module_specs(env: TableEnv, mix: OpponentMix, settings: RLlibSettings) -> di
             action_space=action_space,
             model_config=model,
         )
-        for module_id in [SHARED_POLICY, *mix.module_ids()]
+        for module_id in [SHARED_POLICY, *snapshot_modules(mix)]
     }
 
 

@@ -24,13 +24,13 @@ info says ``{"illegal_action": True}``, which the trainer counts.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from baselines.agent import Agent
 from baselines.factory import make_agent
+from baselines.learners.runner.opponents import SELF, SNAPSHOT, OpponentMix
 from boardenvs.rllib import SHARED_POLICY, make_aec_for_rllib
 
 try:  # ray is optional: this module imports without it (doctest collection); the env itself needs it
@@ -38,10 +38,6 @@ try:  # ray is optional: this module imports without it (doctest collection); th
 except ImportError:  # pragma: no cover - exercised only without ray
     MultiAgentEnv = object  # type: ignore[assignment,misc]
 
-SELF = "self"
-"""The opponent kind where every seat is the trained shared policy."""
-SNAPSHOT = "snapshot"
-"""The opponent kind where the other seats are a frozen snapshot of the learner."""
 SNAPSHOT_PREFIX = "snapshot_"
 """Frozen snapshot modules are ``snapshot_<k>``."""
 TABLE_STREAM = 7_202
@@ -70,40 +66,9 @@ def module_for_agent(agent_id: Any, episode: Any = None, **kwargs: Any) -> str:
     return module if slash else SHARED_POLICY
 
 
-@dataclass(frozen=True)
-class OpponentMix:
-    """Who sits at the table with the learner, drawn uniformly per episode.
-
-    Attributes:
-        opponents: ``"self"``, ``"snapshot"`` and/or scripted agents' ``make_agent`` names.
-        snapshot_slots: Number of frozen snapshot modules (``snapshot_0 ..``); used with ``"snapshot"``.
-    """
-
-    opponents: tuple[str, ...] = (SELF,)
-    snapshot_slots: int = 4
-
-    @property
-    def scripted(self) -> tuple[str, ...]:
-        """The scripted agents' names among the opponents."""
-        return tuple(name for name in self.opponents if name not in (SELF, SNAPSHOT))
-
-    @property
-    def uses_snapshots(self) -> bool:
-        """Whether frozen snapshots play."""
-        return SNAPSHOT in self.opponents
-
-    def module_ids(self) -> list[str]:
-        """The frozen snapshot modules this mix needs (none without ``"snapshot"``)."""
-        return [snapshot_module_id(slot) for slot in range(self.snapshot_slots)] if self.uses_snapshots else []
-
-    def env_config(self, game_name: str, game_config: dict[str, Any]) -> dict[str, Any]:
-        """The RLlib ``env_config`` of :class:`TableEnv` for this mix on a game."""
-        return {
-            "game": game_name,
-            "game_config": dict(game_config),
-            "opponents": list(self.opponents),
-            "snapshot_slots": self.snapshot_slots,
-        }
+def snapshot_modules(mix: OpponentMix) -> list[str]:
+    """The frozen snapshot modules ``mix`` needs (none without ``"snapshot"``)."""
+    return [snapshot_module_id(slot) for slot in range(mix.snapshot_slots)] if SNAPSHOT in mix.opponents else []
 
 
 class TableEnv(MultiAgentEnv):
@@ -122,7 +87,8 @@ class TableEnv(MultiAgentEnv):
     def __init__(self, env_config: dict[str, Any]) -> None:
         super().__init__()
         self.game_name = str(env_config["game"])
-        self.mix = OpponentMix(tuple(env_config.get("opponents", (SELF,))), int(env_config.get("snapshot_slots", 4)))
+        opponents = tuple(env_config.get("opponents", (SELF,)))
+        self.mix = OpponentMix(opponents, snapshot_slots=int(env_config.get("snapshot_slots", 4)))
         self.aec = make_aec_for_rllib(self.game_name, **dict(env_config.get("game_config", {})))
         self.game = self.aec.unwrapped.game
         self.num_players = self.game.spec.num_players
@@ -135,7 +101,7 @@ class TableEnv(MultiAgentEnv):
 
     def _define_agents(self) -> None:
         seats = range(self.num_players)
-        slots = range(self.mix.snapshot_slots) if self.mix.uses_snapshots else []
+        slots = range(self.mix.snapshot_slots) if SNAPSHOT in self.mix.opponents else []
         self.possible_agents = [seat_agent_id(seat) for seat in seats]
         self.possible_agents += [seat_agent_id(seat, slot) for slot in slots for seat in seats]
         self.agents = list(self.possible_agents[: self.num_players])

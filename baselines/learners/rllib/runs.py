@@ -31,17 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from baselines.agent import Agent
-from baselines.arena import evaluate_against
-from baselines.factory import agent_choices, make_agent
-from baselines.learners.evaluation import (
-    EvalRow,
-    cut_eval_history,
-    eval_row,
-    evaluation_opponents,
-    plot_learning_curve,
-    write_eval_rows,
-)
+from baselines.learners.evaluation import EvalRow, cut_eval_history
 from baselines.learners.rllib.agent import RLlibAgent
 from baselines.learners.rllib.algorithm import (
     ILLEGAL_METRIC,
@@ -60,8 +50,26 @@ from baselines.learners.rllib.checkpoints import (
     save_checkpoint,
     write_card,
 )
-from baselines.learners.rllib.env import SELF, SNAPSHOT, OpponentMix, snapshot_module_id
+from baselines.learners.rllib.env import snapshot_module_id, snapshot_modules
 from baselines.learners.rllib.settings import RLlibSettings
+from baselines.learners.runner import (
+    SELF,
+    SNAPSHOT,
+    EvalLog,
+    OpponentMix,
+    Resumed,
+    RunResult,
+    TrainPlan,
+    check_resume_force,
+    crossed,
+    evaluation_opponents,
+    game_config_of,
+    resumed_config,
+    run_folder,
+    run_title,
+    stretch_start,
+    training_opponents,
+)
 from baselines.runs import RunDirectory
 from baselines.settings import checked_game, split_names
 from boardenvs.core import Game, check_int
@@ -72,58 +80,24 @@ RUN_OUTPUTS: tuple[str, ...] = ("eval.csv", "learning_curve.png", CHECKPOINTS_DI
 
 
 @dataclass
-class TrainResult:
-    """What a training run produced.
+class TrainResult(RunResult):
+    """What a training run produced (besides :class:`~baselines.learners.runner.RunResult`'s fields).
 
     Attributes:
-        out: The output directory.
         checkpoint: The final checkpoint (load it with ``make_agent("rllib:unsafe:<checkpoint>", game)``).
-        eval_csv: The evaluation log.
-        curve_png: The learning-curve plot.
-        steps: Env steps trained in total (resumed runs included).
-        wall_seconds: Total wall time (resumed runs and evaluations included).
         eval_seconds: The part of ``wall_seconds`` spent evaluating and checkpointing.
-        final_eval: The last evaluation, one row per opponent.
-        train_illegal: Illegal actions played in training during this run.
         iterations: RLlib training iterations of this run.
     """
 
-    out: Path
     checkpoint: Path
-    eval_csv: Path
-    curve_png: Path
-    steps: int
-    wall_seconds: float
     eval_seconds: float
-    final_eval: list[EvalRow]
-    train_illegal: int
     iterations: int
-
-
-@dataclass
-class TrainPlan:
-    """The validated run, computed before Ray starts.
-
-    ``start_steps`` is where this stretch of training started (0 for a new run; for a resumed run, the steps of the
-    finished run it continues, or the start recorded by the killed continuation it finishes) and ``target_steps``
-    is ``start_steps + steps``, where it ends.
-    """
-
-    game: Game
-    config: dict[str, Any]
-    mix: OpponentMix
-    eval_opponents: list[str]
-    out: Path
-    resume: Path | None
-    resume_card: RLlibCard | None
-    start_steps: int = 0
-    target_steps: int = 0
 
 
 # -- validation -------------------------------------------------------------------------------------
 def default_out(settings: RLlibSettings) -> Path:
     """The output directory: ``out``, or ``runs/<game>-rllib-<seed>``."""
-    return Path(settings.out) if settings.out else Path(f"runs/{settings.game}-rllib-{settings.seed}")
+    return run_folder(settings.out, settings.game, "rllib", settings.seed)
 
 
 def resume_defaults(settings: RLlibSettings) -> RLlibSettings:
@@ -134,26 +108,31 @@ def resume_defaults(settings: RLlibSettings) -> RLlibSettings:
         card = read_card(checkpoint) if checkpoint is not None else None
     except (FileNotFoundError, ValueError):
         card = None
-    if card is None:
-        return settings
-    return dataclasses.replace(settings, config=[f"{key}={value!r}" for key, value in card.config.items()])
+    return resumed_config(settings, card.config if card is not None else None)
 
 
 def plan_training(settings: RLlibSettings) -> TrainPlan:
-    """Check every setting and build the :class:`TrainPlan`; ``ValueError`` naming the bad parameter."""
+    """Check every setting and build the :class:`~baselines.learners.runner.TrainPlan` (``plan.resumed.card`` is
+    the resumed checkpoint's :class:`RLlibCard`); ``ValueError`` naming the bad parameter."""
     _check_numbers(settings)
     _check_game_name(settings.game)
     settings = resume_defaults(settings)
     out = default_out(settings)
-    resume, card = _checked_resume(settings, out)
+    resumed = _checked_resume(settings, out)
     game, config = checked_game(settings.game, settings.config)
-    mix = OpponentMix(tuple(_training_opponents(settings.opponents, settings.game)), settings.snapshot_slots)
-    if card is not None:
-        _check_resumable(card, game, mix)
-    plan = TrainPlan(game, config, mix, evaluation_opponents(settings.eval_opponents, settings.game), out, resume, card)
-    plan.start_steps = _start_steps(card) if card is not None else 0
+    mix = table_mix(settings.opponents, settings.snapshot_slots, settings.game)
+    if resumed is not None:
+        _check_resumable(resumed.card, game, mix)
+    eval_opponents = evaluation_opponents(settings.eval_opponents, settings.game)
+    plan = TrainPlan(game, config, mix, eval_opponents, out, resumed)
+    plan.start_steps = stretch_start(resumed, _killed(resumed)) if resumed is not None else 0
     plan.target_steps = plan.start_steps + settings.steps
     return plan
+
+
+def table_mix(opponents: str, snapshot_slots: int, game_name: str) -> OpponentMix:
+    """The training tables ``opponents`` names (the game's agents, ``self`` and ``snapshot``)."""
+    return OpponentMix(training_opponents(opponents, game_name, (SELF, SNAPSHOT)), snapshot_slots=snapshot_slots)
 
 
 POSITIVE_INTS = ("steps", "envs_per_worker", "eval_every", "eval_games", "snapshot_every", "snapshot_slots")
@@ -181,8 +160,7 @@ def _check_numbers(settings: RLlibSettings) -> None:
         if not (value > 0 if strict else value >= 0) or math.isinf(value):
             bound = "> 0" if strict else ">= 0"
             raise ValueError(f"{name} must be a finite number {bound}, got {getattr(settings, name)!r}")
-    if settings.resume and settings.force:
-        raise ValueError("resume and force exclude each other: resume continues a run, force replaces it")
+    check_resume_force(settings.resume, settings.force)
 
 
 def _number(value: Any) -> float:
@@ -197,20 +175,9 @@ def _check_game_name(game_name: str) -> None:
         raise ValueError(f"game: {error}") from None
 
 
-def _training_opponents(text: str, game_name: str) -> list[str]:
-    names = split_names(text)
-    choices = sorted([SELF, SNAPSHOT, *agent_choices(game_name)])
-    unknown = [name for name in names if name not in choices]
-    if not names or unknown:
-        raise ValueError(
-            f"opponents: unknown opponent(s) {unknown or [text]} for game {game_name!r}; choices: {choices}"
-        )
-    return names
-
-
-def _checked_resume(settings: RLlibSettings, out: Path) -> tuple[Path | None, RLlibCard | None]:
+def _checked_resume(settings: RLlibSettings, out: Path) -> Resumed | None:
     if not settings.resume:
-        return None, None
+        return None
     checkpoint = latest_checkpoint(out)
     if checkpoint is None:
         raise ValueError(f"resume: no checkpoint in {str(out / CHECKPOINTS_DIR)!r} to continue from")
@@ -220,32 +187,32 @@ def _checked_resume(settings: RLlibSettings, out: Path) -> tuple[Path | None, RL
         raise ValueError(f"resume: {error}") from None
     if card.game != settings.game:
         raise ValueError(f"resume: {str(checkpoint)!r} was trained on game {card.game!r}, not {settings.game!r}")
-    return checkpoint, card
+    return Resumed(checkpoint, card.steps, card.wall_seconds, card.extra, card)
 
 
 def _check_resumable(card: RLlibCard, game: Game, mix: OpponentMix) -> None:
     """The resumed checkpoint must hold the same game config and the same snapshot modules as the new settings."""
-    config = dataclasses.asdict(game.config) if dataclasses.is_dataclass(game.config) else {}
+    config = game_config_of(game)
     if card.config != config:
         raise ValueError(f"config: the checkpoint was trained with {card.config}, not {config}")
     args = card.extra.get("args", {})
-    old = OpponentMix(tuple(split_names(args.get("opponents", SELF))), int(args.get("snapshot_slots", 4)))
-    if old.module_ids() != mix.module_ids():
+    old = OpponentMix(
+        tuple(split_names(args.get("opponents", SELF))), snapshot_slots=int(args.get("snapshot_slots", 4))
+    )
+    if snapshot_modules(old) != snapshot_modules(mix):
         raise ValueError(
-            f"opponents/snapshot_slots: the checkpoint holds the snapshot modules {old.module_ids()}, the settings ask "
-            f"for {mix.module_ids()}; resume with the same snapshot setting"
+            f"opponents/snapshot_slots: the checkpoint holds the snapshot modules {snapshot_modules(old)}, the "
+            f"settings ask for {snapshot_modules(mix)}; resume with the same snapshot setting"
         )
 
 
-def _start_steps(card: RLlibCard) -> int:
-    """Where the stretch of training a checkpoint belongs to started: its recorded start if it was killed before
-    its target, else its own steps (a finished run)."""
-    target = int(card.extra.get("target_steps", card.steps))
-    return int(card.extra.get("start_steps", card.steps)) if card.steps < target else card.steps
+def _killed(resumed: Resumed) -> bool:
+    """Whether the checkpoint's stretch was killed before its target (else it is a finished run)."""
+    return resumed.steps < int(resumed.extra.get("target_steps", resumed.steps))
 
 
 # -- checkpoints and evaluations ----------------------------------------------------------------------
-class Recorder:
+class Recorder(EvalLog):
     """Checkpoints the algorithm, evaluates the checkpoint against every evaluation opponent, logs and plots.
 
     Every file is written whole (checkpoint folders renamed into place, the CSV and the plot atomically) and in
@@ -258,34 +225,18 @@ class Recorder:
     """
 
     def __init__(self, settings: RLlibSettings, plan: TrainPlan, history: Sequence[EvalRow]) -> None:
-        self.settings, self.plan = settings, plan
-        card = plan.resume_card
-        self.started = time.perf_counter() - (card.wall_seconds if card else 0.0)
-        self.eval_seconds = float(card.extra.get("eval_seconds", 0.0)) if card else 0.0
-        self.opponents: dict[str, Agent] = {
-            name: make_agent(name, settings.game, settings.seed) for name in plan.eval_opponents
-        }
-        self.csv_path, self.png_path = plan.out / "eval.csv", plan.out / "learning_curve.png"
-        self.history = list(history)
-        self.train_illegal = 0
-        self.last_steps = card.steps if card else -1
-        self.last_rows = [row for row in self.history if row.steps == self.last_steps]
+        title = run_title(settings, f"RLlib PPO vs {settings.opponents}")
+        super().__init__(plan, settings.game, settings.seed, settings.eval_games, title, history)
+        self.settings = settings
+        resumed = plan.resumed
+        self.eval_seconds = float(resumed.extra.get("eval_seconds", 0.0)) if resumed else 0.0
         self.checkpoint = plan.resume
-
-    def wall_seconds(self) -> float:
-        """Wall time so far, earlier stretches of the run included."""
-        return time.perf_counter() - self.started
 
     def card(self, steps: int) -> RLlibCard:
         """The card of a checkpoint taken now, after ``steps`` steps."""
         spec = self.plan.game.spec
-        extra = {
-            "args": dataclasses.asdict(self.settings),
-            "start_steps": self.plan.start_steps,
-            "target_steps": self.plan.target_steps,
-            "eval_seconds": self.eval_seconds,
-        }
-        config = dataclasses.asdict(self.plan.game.config) if dataclasses.is_dataclass(self.plan.game.config) else {}
+        extra = {"args": dataclasses.asdict(self.settings), **self.plan.marks(), "eval_seconds": self.eval_seconds}
+        config = game_config_of(self.plan.game)
         return RLlibCard(
             spec.name, config, steps, self.wall_seconds(), list(spec.observation_shape), spec.num_actions, extra=extra
         )
@@ -301,40 +252,17 @@ class Recorder:
         """Evaluate ``checkpoint`` (at ``steps``); add its rows to ``eval.csv`` and redraw the plot; count the time
         since ``began`` (default: now) as evaluation time and record it in the checkpoint's card."""
         began = time.perf_counter() if began is None else began
-        learner, wall = RLlibAgent.load(checkpoint, name="learner"), self.wall_seconds()
-        self.last_rows = [
-            self._evaluate(learner, name, opponent, steps, wall) for name, opponent in self.opponents.items()
-        ]
-        self.last_steps = steps
-        self.history += self.last_rows
-        write_eval_rows(self.csv_path, self.history)
-        plot_learning_curve(self.history, self.png_path, title=self._title())
+        self.record(RLlibAgent.load(checkpoint, name="learner"), steps)
         self.eval_seconds += time.perf_counter() - began
         write_card(checkpoint, dataclasses.replace(self.card(steps), wall_seconds=self.wall_seconds()))
-
-    def _evaluate(self, learner: RLlibAgent, name: str, opponent: Agent, steps: int, wall: float) -> EvalRow:
-        before = learner.illegal_predictions
-        results = evaluate_against(
-            self.plan.game, learner, opponent, self.settings.eval_games, self.settings.seed, name
-        )
-        illegal = learner.illegal_predictions - before
-        return eval_row(steps, wall, name, results, illegal=illegal, train_illegal=self.train_illegal)
-
-    def status(self) -> str:
-        """The latest win rates, for the progress bar."""
-        return " ".join(f"{row.opponent} {row.win_rate:.2f}" for row in self.last_rows)
-
-    def _title(self) -> str:
-        config = " ".join(self.settings.config) or "default config"
-        return f"{self.settings.game} ({config}), RLlib PPO vs {self.settings.opponents}, seed {self.settings.seed}"
 
 
 # -- resuming -----------------------------------------------------------------------------------------
 def restore_history(plan: TrainPlan) -> tuple[list[EvalRow], list[str]]:
     """The ``eval.csv`` rows up to the resumed checkpoint's step (the file rewritten if rows were dropped, a
     half-written last row too), and a note on each thing changed."""
-    assert plan.resume_card is not None, "restore_history is for resumed runs"
-    steps = plan.resume_card.steps
+    assert plan.resumed is not None, "restore_history is for resumed runs"
+    steps = plan.resumed.steps
     kept, dropped = cut_eval_history(plan.out / "eval.csv", steps)
     notes = [f"resuming {plan.out} from {plan.resume} at step {steps} (training to {plan.target_steps})"]
     return kept, notes + dropped
@@ -345,19 +273,14 @@ def build_algorithm(settings: RLlibSettings, plan: TrainPlan) -> Any:
     algo = ppo_config(settings, plan.config, plan.mix).build_algo()
     if plan.resume is not None:
         algo.restore_from_path(str(plan.resume.resolve()))
-        push_to_env_runners(algo, plan.mix.module_ids())
+        push_to_env_runners(algo, snapshot_modules(plan.mix))
     else:
-        for module_id in plan.mix.module_ids():
+        for module_id in snapshot_modules(plan.mix):
             copy_to_snapshot(algo, module_id)
     return algo
 
 
 # -- the run ------------------------------------------------------------------------------------------
-def crossed(before: int, after: int, every: int) -> bool:
-    """Whether a multiple of ``every`` lies in ``(before, after]``."""
-    return after // every > before // every
-
-
 def train(settings: RLlibSettings) -> TrainResult:
     """Check ``settings``, claim the output folder, start a local Ray (unless one runs), train (or go on training)
     with periodic checkpoints and evaluations; return what was produced.
@@ -385,7 +308,7 @@ def train(settings: RLlibSettings) -> TrainResult:
 
 
 def _train_in(settings: RLlibSettings, plan: TrainPlan, algo: Any, recorder: Recorder) -> TrainResult:
-    steps = plan.resume_card.steps if plan.resume_card is not None else 0
+    steps = plan.resumed_steps
     if plan.resume is None:
         recorder(algo, steps)
     elif not recorder.last_rows:
@@ -402,7 +325,11 @@ def _train_in(settings: RLlibSettings, plan: TrainPlan, algo: Any, recorder: Rec
             bar.set_postfix_str(recorder.status(), refresh=False)
     if bar is not None:
         bar.close()
-    return _result(plan, recorder, steps, iterations)
+    assert recorder.checkpoint is not None, "a run always has a checkpoint"
+    fields = recorder.result_fields(steps)
+    return TrainResult(
+        **fields, checkpoint=recorder.checkpoint, eval_seconds=recorder.eval_seconds, iterations=iterations
+    )
 
 
 def _after_iteration(
@@ -410,7 +337,7 @@ def _after_iteration(
 ) -> None:
     """Snapshot the learner and checkpoint + evaluate where the iteration from ``before`` to ``steps`` crossed
     their periods (and checkpoint + evaluate at the target)."""
-    if plan.mix.uses_snapshots and crossed(before, steps, settings.snapshot_every):
+    if SNAPSHOT in plan.mix.opponents and crossed(before, steps, settings.snapshot_every):
         copy_to_snapshot(algo, snapshot_slot(steps, settings.snapshot_every, plan.mix.snapshot_slots))
     if crossed(before, steps, settings.eval_every) or steps >= plan.target_steps:
         recorder(algo, steps)
@@ -437,22 +364,6 @@ def _progress_bar(settings: RLlibSettings, plan: TrainPlan, steps: int) -> Any:
 
     total = plan.target_steps - plan.start_steps
     return tqdm(total=total, initial=steps - plan.start_steps, desc=f"{settings.game} rllib", unit="step")
-
-
-def _result(plan: TrainPlan, recorder: Recorder, steps: int, iterations: int) -> TrainResult:
-    assert recorder.checkpoint is not None, "a run always has a checkpoint"
-    return TrainResult(
-        out=plan.out,
-        checkpoint=recorder.checkpoint,
-        eval_csv=recorder.csv_path,
-        curve_png=recorder.png_path,
-        steps=steps,
-        wall_seconds=recorder.wall_seconds(),
-        eval_seconds=recorder.eval_seconds,
-        final_eval=recorder.last_rows,
-        train_illegal=recorder.train_illegal,
-        iterations=iterations,
-    )
 
 
 __all__ = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from baselines.learners.evaluation import AUTO  # noqa: F401  (re-exported: the eval_opponents default)
-from baselines.learners.rllib.env import SELF
+from baselines.learners.runner.opponents import SELF
 
 """``eval_opponents`` default: random plus the game's ``heuristic`` agent if it has one."""
 

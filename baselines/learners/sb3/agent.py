@@ -57,8 +57,8 @@ from baselines.learners.sb3.safe import (
     write_weights,
 )
 from baselines.runs import atomic_write, atomic_write_text
-from boardenvs.observations import encode_observation
 from boardenvs.core import Game
+from boardenvs.observations import encode_observation
 from boardenvs.registry import make_game
 
 

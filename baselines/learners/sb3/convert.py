@@ -24,8 +24,8 @@ import numpy as np
 
 from baselines.learners.sb3.agent import SB3Agent, load_model, write_safe_files, zip_path
 from baselines.learners.sb3.safe import model_stem
-from boardenvs.observations import encode_observation
 from boardenvs.core import Game
+from boardenvs.observations import encode_observation
 
 
 @dataclass(frozen=True)

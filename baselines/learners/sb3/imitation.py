@@ -13,7 +13,7 @@ policy's strength.
 
 Example:
     >>> from baselines.learners.sb3.imitation import collect_demonstrations
-    >>> from baselines.learners.sb3.training import OpponentMix
+    >>> from baselines.learners.runner import OpponentMix
     >>> demos = collect_demonstrations("node_conquest", {}, "greedy", OpponentMix(), steps=200, seed=0)
     >>> demos.size >= 200 and demos.actions.dtype.name == "int64"
     True
@@ -31,7 +31,8 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch.nn import functional
 
 from baselines.factory import make_agent
-from baselines.learners.sb3.training import OpponentMix, make_training_env
+from baselines.learners.runner.opponents import OpponentMix
+from baselines.learners.sb3.training import make_training_env
 from baselines.progress import progress_bar
 from boardenvs.single_agent import AgentOpponent, SingleAgentEnv
 

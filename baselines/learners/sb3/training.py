@@ -1,15 +1,15 @@
 """Training plumbing: picklable env factories, vectorised envs and the callbacks the trainer uses.
 
 Env factories are module-level functions bound with ``functools.partial`` (picklable, so they work with
-``SubprocVecEnv``, whose workers start fresh processes). The opponents of a training env are described by a
-frozen :class:`OpponentMix` and built inside the worker as a :class:`~baselines.learners.sb3.selfplay.SnapshotPool`.
-The learner's seat is random each episode; the reward is always the learner's.
+``SubprocVecEnv``, whose workers start fresh processes). The opponents of a training env are described by the
+run skeleton's frozen :class:`~baselines.learners.runner.OpponentMix` and built inside the worker as a
+:class:`~baselines.learners.sb3.selfplay.SnapshotPool` (:func:`snapshot_pool`). The learner's seat is random each
+episode; the reward is always the learner's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -20,6 +20,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 
+from baselines.learners.runner.opponents import OpponentMix
 from baselines.learners.sb3.selfplay import SnapshotPool
 from baselines.learners.shaping import PotentialShaping
 from boardenvs.single_agent import SingleAgentEnv
@@ -28,34 +29,16 @@ VEC_ENV_KINDS: tuple[str, ...] = ("dummy", "subproc")
 """``"dummy"``: every env in this process; ``"subproc"``: one worker process per env."""
 
 
-@dataclass(frozen=True)
-class OpponentMix:
-    """The opponents of a training env: scripted agents and/or snapshots, mixed per episode.
-
-    Attributes:
-        scripted: ``make_agent`` names of scripted opponents.
-        snapshot_dir: Directory of learner snapshots (self-play), or ``None``.
-        snapshot_share: Probability of a snapshot opponent once one exists.
-        latest_share: Probability that a drawn snapshot is the latest.
-        max_snapshots: How many of the newest snapshots are drawn from.
-    """
-
-    scripted: tuple[str, ...] = ("random",)
-    snapshot_dir: str | None = None
-    snapshot_share: float = 0.5
-    latest_share: float = 0.5
-    max_snapshots: int = 20
-
-    def build(self, game_name: str) -> SnapshotPool:
-        """The opponent agent object for one env."""
-        return SnapshotPool(
-            game_name,
-            self.snapshot_dir,
-            scripted=self.scripted,
-            snapshot_share=self.snapshot_share,
-            latest_share=self.latest_share,
-            max_snapshots=self.max_snapshots,
-        )
+def snapshot_pool(opponents: OpponentMix, game_name: str) -> SnapshotPool:
+    """The opponent agent object of one env: ``opponents``' scripted agents and its snapshot files."""
+    return SnapshotPool(
+        game_name,
+        opponents.snapshot_dir,
+        scripted=opponents.scripted,
+        snapshot_share=opponents.snapshot_share,
+        latest_share=opponents.latest_share,
+        max_snapshots=opponents.max_snapshots,
+    )
 
 
 def make_training_env(
@@ -70,7 +53,7 @@ def make_training_env(
     """
     torch.set_num_threads(1)
     env: gymnasium.Env = Monitor(
-        SingleAgentEnv(game_name, opponent=opponents.build(game_name), learner_seat=None, **config)
+        SingleAgentEnv(game_name, opponent=snapshot_pool(opponents, game_name), learner_seat=None, **config)
     )
     return PotentialShaping(env, shaping, gamma) if shaping else env
 
@@ -192,4 +175,5 @@ __all__ = [
     "VEC_ENV_KINDS",
     "make_training_env",
     "make_vec_env",
+    "snapshot_pool",
 ]

@@ -1,8 +1,15 @@
-"""The frozen, validated configuration of a Battle Sheep game (NYCU AI Capstone 2024 variant)."""
+"""The frozen, validated configuration of a Battle Sheep game (NYCU AI Capstone 2024 variant) and its presets.
+
+``settings.csv`` next to this module is the course's table of its four game settings (docs/rules/rules.md §4.6);
+``PRESETS`` are the registry presets built from it. A test checks that the two agree.
+"""
 
 from __future__ import annotations
 
+import csv
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -12,6 +19,21 @@ MIN_BOARD_SIZE = 2
 MAX_BOARD_SIZE = 26  # columns are named by letters a..z
 MAX_SHEEP = 64
 MAX_PLAYERS = 4
+SETTINGS_CSV = Path(__file__).with_name("settings.csv")
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "basic": {"board_size": 12, "field_size": 64, "num_players": 4, "sheep_per_player": 16},
+    "overcrowded": {"board_size": 15, "field_size": 100, "num_players": 4, "sheep_per_player": 32},
+    "imperfect": {"board_size": 12, "field_size": 64, "num_players": 4, "sheep_per_player": 16, "hidden_counts": True},
+    "teams": {"board_size": 12, "field_size": 64, "num_players": 4, "sheep_per_player": 16, "teams": True},
+}
+"""Preset name -> config of the course's games 1 (basic) .. 4 (teams), in that order."""
+
+
+def settings_rows() -> list[dict[str, str]]:
+    """The rows of the course's settings table."""
+    with SETTINGS_CSV.open(newline="") as handle:
+        return list(csv.DictReader(handle))
 
 
 def _check_bool(name: str, value: object) -> None:

@@ -1,49 +1,40 @@
-"""The Battle Sheep game object: the contract of ``boardenvs.core.Game`` on top of the rules module."""
+"""The Battle Sheep game object: the contract of ``boardenvs.core.Game`` on top of the package's modules.
+
+Legality (the mask, the test of one action and the reason an action is refused) is ``legality``'s, what an action
+does ``transitions``', the scores ``scoring``'s, the move codec and its text ``notation``'s, the state's text
+``text``'s.
+"""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
 from boardenvs.core import TERMINAL, Game, GameSpec
-from boardenvs.games.battle_sheep.config import MAX_PLAYERS, BattleSheepConfig
-from boardenvs.games.battle_sheep.observation import observation_fields, observe
-from boardenvs.games.battle_sheep.reasons import illegal_reason
-from boardenvs.games.battle_sheep.render import to_text
-from boardenvs.games.battle_sheep.rules import (
-    RANK_POINTS,
+from boardenvs.games.battle_sheep import legality, notation
+from boardenvs.games.battle_sheep.config import BattleSheepConfig
+from boardenvs.games.battle_sheep.legality import (
     can_place,
-    can_split,
-    generate_field,
     has_move,
-    next_player,
     placement_cells,
-    rank_points,
-    region_score,
-    slide_end,
     split_ids,
+    split_problem,
     split_sizes,
-    with_stack,
 )
+from boardenvs.games.battle_sheep.notation import Move, split_of
+from boardenvs.games.battle_sheep.observation import observation_fields, observe
+from boardenvs.games.battle_sheep.scoring import RANK_POINTS, rank_points, region_score
 from boardenvs.games.battle_sheep.state import FREE, NONFIELD, BattleSheepState
 from boardenvs.games.battle_sheep.svg import draw_state
-from boardenvs.games.battle_sheep.tables import DIRECTION_NAMES, cell_name, parse_cell, split_tables, tables_for
+from boardenvs.games.battle_sheep.tables import split_tables, tables_for
+from boardenvs.games.battle_sheep.text import to_text
+from boardenvs.games.battle_sheep.transitions import new_game, play
 
 MAX_RESAMPLES = 100_000
 """Draws ``determinize`` tries for the mover's stack sizes. A draw succeeds with probability at least
 ``1 / (sheep - 1)`` (the mover can move, so one of its cells with an open direction can hold 2 sheep), so
 running out means a bug."""
-
-
-class Move(NamedTuple):
-    """A decoded action: ``kind`` is "place" (``direction``/``split`` 0) or "move" (``split`` sheep leave
-    ``cell`` towards direction index ``direction``, see ``tables.DIRECTION_NAMES``)."""
-
-    kind: str
-    cell: int
-    direction: int = 0
-    split: int = 0
 
 
 class BattleSheep(Game[BattleSheepState, Move]):
@@ -78,8 +69,8 @@ class BattleSheep(Game[BattleSheepState, Move]):
     1..S-1). Both ignore ``state``: cells and directions are the board's, the same for every player.
 
     **Legality.** The base ``apply`` refuses an illegal id with ``ValueError("action N is illegal here:
-    <move>: <why>; <what may be played>")`` (``reasons.py``; it never names another player's hidden stack
-    size). ``is_legal`` answers without building the mask.
+    <move>: <why>; <what may be played>")`` (``legality.py``, where every rule is written once with its message;
+    it never names another player's hidden stack size). ``is_legal`` answers without building the mask.
 
     **Observation** ``float32[2p + 5, n, n]`` in [0, 1], players in turn order starting with the
     observer: ``owners`` (p planes), ``stacks`` (p planes, size / S; zeros for other players with
@@ -137,11 +128,6 @@ class BattleSheep(Game[BattleSheepState, Move]):
         self.cells, self.splits = self.tables.cells, config.sheep_per_player - 1
         sizes = tuple(split_sizes(count, config.restricted_splits) for count in range(config.sheep_per_player + 1))
         self.split_tables = split_tables(config.board_size, sizes)
-        around = self.tables.orthogonal
-        if config.border_neighbourhood == 8:
-            around = np.concatenate([around, self.tables.diagonal])
-        # per cell, the neighbours (the sentinel off the board) that make it a border cell when not field
-        self._around: tuple[tuple[int, ...], ...] = tuple(map(tuple, around.T.tolist()))
 
     def _make_spec(self) -> GameSpec:
         config: BattleSheepConfig = self.config
@@ -161,11 +147,7 @@ class BattleSheep(Game[BattleSheepState, Move]):
     # -- the contract ----------------------------------------------------------------------------
     def initial_state(self, rng: np.random.Generator) -> BattleSheepState:
         """A new random field, nobody placed yet, player 0 (or the first who can place) to move."""
-        owner = generate_field(self.tables, self.config.field_size, rng)
-        counts = np.zeros(self.cells + 1, dtype=np.int16)
-        state = BattleSheepState(owner, counts, 0, 0, stacks=((),) * MAX_PLAYERS)
-        state.current_player = self._next(state, self.config.num_players - 1)
-        return state
+        return new_game(self.tables, self.split_tables, self.config, rng)
 
     def legal_action_mask(self, state: BattleSheepState) -> np.ndarray:
         mask = np.zeros(self.spec.num_actions, dtype=np.bool_)
@@ -178,8 +160,8 @@ class BattleSheep(Game[BattleSheepState, Move]):
         return mask
 
     def legal_actions(self, state: BattleSheepState) -> np.ndarray:
-        """Sorted ids of the legal actions, listed directly (not from the mask): the free border cells while
-        placing, else every legal split of the mover's stacks (``rules.split_ids``)."""
+        """Sorted ids of the legal actions, listed directly (not from the mask): the placement cells while
+        placing, else every legal split of the mover's stacks (``legality.split_ids``)."""
         if state.current_player == TERMINAL:
             return np.zeros(0, dtype=np.int64)
         if self.in_placement(state):
@@ -188,32 +170,29 @@ class BattleSheep(Game[BattleSheepState, Move]):
         return np.array(split_ids(self.split_tables, owner, counts, cells), dtype=np.int64)
 
     def is_legal(self, state: BattleSheepState, action: int) -> bool:
-        """Whether the int ``action`` is legal (False when terminal or out of range), without the mask."""
+        """Whether the int ``action`` is legal (False when terminal or out of range), by the rules of
+        ``legality`` for this one action, without the mask."""
         if state.current_player == TERMINAL or not 0 <= action < self._num_actions:
             return False
         if action < self.cells:
-            return self.in_placement(state) and can_place(self._around[action], state.owner, action)
-        return not self.in_placement(state) and can_split(self.tables, self.split_tables, state, *self._split(action))
+            return self.in_placement(state) and can_place(
+                self.tables, state.owner, action, self.config.border_neighbourhood
+            )
+        if self.in_placement(state):
+            return False
+        return not split_problem(self.tables, self.split_tables, state, *split_of(self.cells, self.splits, action))
 
     def _apply(self, state: BattleSheepState, action: int) -> BattleSheepState:
-        """Place the starting stack, or split a stack and slide the group; then the next player who can act."""
-        player, placed = state.current_player, state.placed
-        owner, counts = state.owner.copy(), state.counts.copy()
-        if action < self.cells:
-            cell, group, placed = action, self.config.sheep_per_player, placed + 1
-        else:
-            source, direction, group = self._split(action)
-            cell = slide_end(self.tables, memoryview(owner), source, direction)
-            counts[source] -= group
-        owner[cell], counts[cell] = player + 1, group
-        new = BattleSheepState(owner, counts, placed, player, state.ply + 1, with_stack(state.stacks, player, cell))
-        new.current_player = self._next(new, player)
-        return new
+        """Place the starting stack, or split a stack and slide the group (``transitions.play``)."""
+        return play(self.tables, self.split_tables, self.config, state, action)
 
     def illegal_reason(self, state: BattleSheepState, action: int) -> str:
-        """Why ``action`` cannot be played now and what may be played instead (see ``reasons``); never
-        names another player's stack size."""
-        return illegal_reason(self, state, int(action))
+        """Why ``action`` cannot be played now and what may be played instead (``legality.illegal_reason``);
+        never names another player's stack size."""
+        move = self.decode(state, int(action))
+        text = notation.move_text(self.config.board_size, move)
+        t, s, placing = self.tables, self.split_tables, self.in_placement(state)
+        return legality.illegal_reason(t, s, self.config, state, move, text, placing)
 
     def returns(self, state: BattleSheepState) -> np.ndarray:
         if state.current_player != TERMINAL:
@@ -254,20 +233,16 @@ class BattleSheep(Game[BattleSheepState, Move]):
         until ``other`` has a move if it is to move (and can move in ``state``)."""
         total = int(state.counts[cells].sum())
         needs_move = other == state.current_player and not self.in_placement(state)
-        needs_move = needs_move and has_move(self.tables, state, other)
+        needs_move = needs_move and has_move(self.tables, self.split_tables, state, other)
         for _ in range(MAX_RESAMPLES):
             cuts = np.sort(rng.choice(np.arange(1, total), size=cells.size - 1, replace=False))
             view.counts[cells] = np.diff(np.concatenate(([0], cuts, [total])))
-            if not needs_move or has_move(self.tables, view, other):
+            if not needs_move or has_move(self.tables, self.split_tables, view, other):
                 return
         raise RuntimeError(f"determinize found no stack sizes that let player {other} move")  # pragma: no cover
 
     def action_to_str(self, state: BattleSheepState, action: int) -> str:
-        move = self.decode(state, action)
-        name = cell_name(self.config.board_size, move.cell)
-        if move.kind == "place":
-            return f"place {name}"
-        return f"{name} {DIRECTION_NAMES[move.direction]} {move.split}"
+        return notation.move_text(self.config.board_size, self.decode(state, action))
 
     def to_text(self, state: BattleSheepState) -> str:
         return to_text(state, self.config.board_size, self.config.num_players)
@@ -327,51 +302,21 @@ class BattleSheep(Game[BattleSheepState, Move]):
     def decode(self, state: BattleSheepState, action: int) -> Move:
         """The :class:`Move` of action id ``action`` (the encoding does not depend on ``state``)."""
         del state
-        if action < self.cells:
-            return Move("place", int(action))
-        return Move("move", *self._split(int(action)))
-
-    def _split(self, action: int) -> tuple[int, int, int]:
-        """``(cell, direction, split)`` of the split action id ``action`` (``>= cells``)."""
-        rest, split = divmod(action - self.cells, self.splits)
-        cell, direction = divmod(rest, 8)
-        return cell, direction, split + 1
+        return notation.decode(self.cells, self.splits, action)
 
     def encode(self, state: BattleSheepState, move: Move) -> int:
         """The action id of ``move`` (whatever ``state``); ``ValueError`` if no id means that move."""
         del state
-        kind, cell, direction, split = move
-        if kind == "place" and 0 <= cell < self.cells and direction == split == 0:
-            return cell
-        if kind == "move" and 0 <= cell < self.cells and 0 <= direction < 8 and 1 <= split <= self.splits:
-            return self.cells + (cell * 8 + direction) * self.splits + split - 1
-        raise ValueError(f"{move} has no action id: {self._notation()}")
+        return notation.encode(self.config.board_size, self.splits, move)
 
     def _parse_action(self, state: BattleSheepState, text: str) -> int:
         """The legal action written ``text`` (``"place c5"`` or ``"c5 NE 3"``); ``ValueError`` otherwise."""
-        words, size = text.split(), self.config.board_size
-        try:
-            if len(words) == 2 and words[0] == "place":
-                action = self.encode(state, Move("place", parse_cell(size, words[1])))
-            else:
-                cell, direction, split = parse_cell(size, words[0]), DIRECTION_NAMES.index(words[1]), int(words[2])
-                action = self.encode(state, Move("move", cell, direction, split))
-        except (IndexError, ValueError):
-            raise ValueError(f"move {text!r} is not legal here: {self._notation()}") from None
+        action = notation.parse_move(self.config.board_size, self.splits, text)
         if self.is_terminal(state):
             raise ValueError(f"move {text!r} is not legal here: the game is over")
         if not self.is_legal(state, action):
             raise ValueError(f"move {text!r} is not legal here: {self.illegal_reason(state, action)}")
         return action
-
-    def _notation(self) -> str:
-        """How moves are written, for the error on text ``parse_action`` cannot read."""
-        last = cell_name(self.config.board_size, self.cells - 1)
-        place = f"write 'place <cell>' (cells a1..{last})"
-        if not self.splits:
-            return place
-        directions = ", ".join(DIRECTION_NAMES)
-        return f"{place} or '<cell> <direction> <sheep>' (directions {directions}; 1..{self.splits} sheep)"
 
     def in_placement(self, state: BattleSheepState) -> bool:
         """Whether the state is in the placement phase."""
@@ -383,7 +328,3 @@ class BattleSheep(Game[BattleSheepState, Move]):
         if self.config.teams:
             values = (values + np.roll(values, 2)) / 2
         return values
-
-    def _next(self, state: BattleSheepState, after: int) -> int:
-        c = self.config
-        return next_player(self.tables, state, c.num_players, c.border_neighbourhood, after)

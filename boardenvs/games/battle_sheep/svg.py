@@ -28,9 +28,10 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from boardenvs.games.battle_sheep.rules import rank_points, region_score, slide_end
+from boardenvs.games.battle_sheep.scoring import rank_points, region_score
 from boardenvs.games.battle_sheep.state import FREE, NONFIELD, BattleSheepState
 from boardenvs.games.battle_sheep.tables import DIRECTION_NAMES, cell_name
+from boardenvs.games.battle_sheep.transitions import slide_end
 from boardenvs.svg import PLAYER_COLOURS, PLAYER_NAMES, SvgCanvas, number
 
 if TYPE_CHECKING:

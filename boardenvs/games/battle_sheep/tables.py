@@ -1,4 +1,4 @@
-"""Per-board-size lookup tables: direction steps, first-step neighbours and slide rays.
+"""Per-board-size lookup tables: direction steps, first-step neighbours and slide rays; cell and direction names.
 
 Cells are numbered ``x * n + y`` for ``mapStat[x][y]`` of the course format; ``x`` is the printed row
 (row 0 at the top) and ``y`` the column. Directions follow the course's numpad codes (docs/rules/rules.md §4.4):
@@ -32,6 +32,7 @@ class Tables:
         rays: ``rays[cell][direction]``: the cells along the ray, nearest first.
         orthogonal: ``int32[4, cells]`` 4-neighbours, sentinel off the board.
         diagonal: ``int32[4, cells]`` diagonal neighbours, sentinel off the board.
+        around8: ``int32[8, cells]``: ``orthogonal`` then ``diagonal``, the 8-neighbourhood.
         neighbours: ``neighbours[cell]``: ``step[:, cell]`` as Python ints (a cell's column of ``step``), for the
             engine's per-move loops, where reading a tuple is much cheaper than indexing a numpy array.
         orthogonal_cells: ``orthogonal_cells[cell]``: the on-board 4-neighbours, in the row order of
@@ -44,6 +45,7 @@ class Tables:
     rays: tuple[tuple[tuple[int, ...], ...], ...]
     orthogonal: np.ndarray
     diagonal: np.ndarray
+    around8: np.ndarray
     neighbours: tuple[tuple[int, ...], ...]
     orthogonal_cells: tuple[tuple[int, ...], ...]
 
@@ -54,7 +56,7 @@ class SplitTables:
 
     Attributes:
         sizes: ``sizes[count]``: the group sizes that may leave a stack of ``count`` sheep
-            (``rules.split_sizes``), for ``count`` in ``0..S``.
+            (``legality.split_sizes``), for ``count`` in ``0..S``.
         runs: ``runs[count]``: ``sizes[count]`` minus 1 as ``(start, stop)`` runs of consecutive offsets
             (one run, ``(0, count - 1)``, unless splits are restricted).
         openings: ``openings[cell]``: for each direction, ``(first_id, first_cell)``: the action id of sending
@@ -119,7 +121,8 @@ def tables_for(size: int) -> Tables:
     step, orthogonal, diagonal_table = (_neighbours(size, steps) for steps in (STEPS, ORTHOGONAL, diagonal))
     neighbours = tuple(map(tuple, step.T.tolist()))
     orthogonal_cells = tuple(tuple(c for c in column if c < size * size) for column in orthogonal.T.tolist())
-    return Tables(size, size * size, step, rays, orthogonal, diagonal_table, neighbours, orthogonal_cells)
+    around8 = np.concatenate([orthogonal, diagonal_table])
+    return Tables(size, size * size, step, rays, orthogonal, diagonal_table, around8, neighbours, orthogonal_cells)
 
 
 def cell_name(size: int, cell: int) -> str:

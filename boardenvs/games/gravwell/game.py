@@ -1,89 +1,36 @@
-"""The Gravwell game object (docs/rules/rules.md §1): the contract of ``boardenvs.core.Game`` on top of ``engine``.
+"""The Gravwell game object (docs/rules/rules.md §1): the contract of ``boardenvs.core.Game`` on the package's modules.
 
-``Game.apply`` checks legality (:meth:`Gravwell.is_legal`: a few integer operations) and ends the game at the
-move cap; :meth:`Gravwell._apply` hands the move to one transition of ``engine`` (``draft``, ``commit``,
-``reveal``, ``stop_decision``), which moves ships with ``rules.resolve``. Masks and legal-action arrays come
-from tables.
+``Game.apply`` checks legality (:meth:`Gravwell._apply_if_legal`: one bit of the phase's rule in ``legality``) and ends
+the game at the move cap; the move itself is one transition of ``transitions`` (``draft``, ``commit``, ``reveal``,
+``stop_decision``), which moves ships with ``movement.resolve``. Masks and legal-action arrays are assembled from the
+rules' bitsets with the byte tables of ``tables.ActionTables``; moves and their text are ``notation``'s, the state's
+text is ``text``'s.
 """
 
 from __future__ import annotations
 
-import functools
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
 from boardenvs.core import TERMINAL, Game, GameSpec, shared_win_returns
-from boardenvs.games.gravwell import engine
-from boardenvs.games.gravwell.cards import NUM_CARDS, SYMBOLS, bits_to_cards, card_name
+from boardenvs.games.gravwell import legality, notation
+from boardenvs.games.gravwell.cards import NUM_CARDS, bits_to_cards
 from boardenvs.games.gravwell.config import GravwellConfig
+from boardenvs.games.gravwell.legality import STOP_OR_GO, cards_in_hand, open_stacks
+from boardenvs.games.gravwell.notation import Move
 from boardenvs.games.gravwell.observation import field_sizes, observation_fields, observe
-from boardenvs.games.gravwell.rules import ROUNDS, TURNS
-from boardenvs.games.gravwell.state import COMMIT, DRAFT, PHASE_NAMES, GravwellState
+from boardenvs.games.gravwell.state import COMMIT, DRAFT, STOP, GravwellState
 from boardenvs.games.gravwell.svg import draw_state
+from boardenvs.games.gravwell.tables import CHUNK, CHUNK_BITS, ROUNDS, TURNS, action_tables, make_tables
+from boardenvs.games.gravwell.text import state_text
+from boardenvs.games.gravwell.transitions import commit, draft, new_game, reveal, stop_decision
 
 ALL_CARDS = (1 << NUM_CARDS) - 1
 TAKEN = (-1, -1)
 """What ``determinize`` leaves of a stack already taken (its cards are in hands, dealt again)."""
 _frombuffer = np.frombuffer
 _INT64, _BOOL = np.dtype(np.int64), np.dtype(np.bool_)
-_BYTES_13: tuple[bytes, ...] = tuple(bytes(bits >> k & 1 for k in range(13)) for bits in range(1 << 13))
-"""Per 13-bit chunk, its bits as 0/1 bytes (low bit first): a mask is 4 chunks (at most 52 action ids)."""
-
-
-class _Masks(NamedTuple):
-    """What every ``n``-player game shares (read-only arrays: callers must copy before changing them)."""
-
-    draft_masks: tuple[np.ndarray, ...]
-    """Draft-phase masks by bitmask of the free stacks."""
-    draft_actions: tuple[np.ndarray, ...]
-    """Draft-phase legal action ids by bitmask of the free stacks."""
-    low_half: tuple[bytes, ...]
-    """Commit-phase masks as bytes in two halves: the ``3n`` draft ids then cards 0..12 (by those 13 bits) ..."""
-    high_half: tuple[bytes, ...]
-    """... and cards 13..25 then the 2 stop ids."""
-    low_ids: tuple[bytes, ...]
-    """Commit-phase legal action ids (``int64`` bytes) in two halves: those of cards 0..12 ..."""
-    high_ids: tuple[bytes, ...]
-    """... and those of cards 13..25."""
-
-
-@functools.cache
-def _masks(n: int) -> _Masks:
-    size = 3 * n + NUM_CARDS + 2
-    free_sets = range(1 << 3 * n)
-    return _Masks(
-        tuple(_bits_to_mask(free, size) for free in free_sets),
-        tuple(_read_only(np.array(bits_to_cards(free), dtype=np.int64)) for free in free_sets),
-        tuple(bytes(3 * n) + chunk for chunk in _BYTES_13),
-        tuple(chunk + bytes(2) for chunk in _BYTES_13),
-        tuple(_ids_bytes(chunk, 3 * n) for chunk in range(8192)),
-        tuple(_ids_bytes(chunk, 3 * n + 13) for chunk in range(8192)),
-    )
-
-
-def _ids_bytes(bits: int, first: int) -> bytes:
-    """The ``int64`` bytes of ``first + k`` for every set bit ``k`` of ``bits``."""
-    return np.array([first + k for k in range(bits.bit_length()) if bits >> k & 1], dtype=np.int64).tobytes()
-
-
-def _read_only(array: np.ndarray) -> np.ndarray:
-    array.flags.writeable = False
-    return array
-
-
-def _bits_to_mask(bits: int, size: int) -> np.ndarray:
-    """The read-only ``bool[size]`` mask whose true entries are the set bits of ``bits`` (action ids)."""
-    chunks = _BYTES_13[bits & 8191] + _BYTES_13[bits >> 13 & 8191] + _BYTES_13[bits >> 26 & 8191]
-    return np.frombuffer((chunks + _BYTES_13[bits >> 39])[:size], dtype=np.bool_)
-
-
-class Move(NamedTuple):
-    """A typed move: ``kind`` is "draft" (``index`` = stack), "play" (``index`` = card) or "stop"
-    (``index`` 1 = use the Emergency Stop, 0 = let the card resolve)."""
-
-    kind: str
-    index: int
 
 
 class Gravwell(Game[GravwellState, Move]):
@@ -105,8 +52,9 @@ class Gravwell(Game[GravwellState, Move]):
     that decision is a separate ply of that player. Normal cards move towards the nearest ship, repulsors
     away from it, tractors pull every other ship off the Singularity towards the player (nearest first,
     ties: the ship behind first; ``inert_tractors``: nothing). Code path of a move: ``Game.apply`` (legality
-    by :meth:`is_legal`, the move cap) -> :meth:`_apply` -> ``engine.draft`` / ``commit`` / ``reveal`` /
-    ``stop_decision`` -> ``rules.resolve`` for each card (the function the agents call too).
+    by the phase's rule in ``legality``, the move cap) -> :meth:`_apply_if_legal` -> ``transitions.draft`` /
+    ``commit`` / ``reveal`` / ``stop_decision`` -> ``movement.resolve`` for each card (the function the agents call
+    too).
 
     **Actions** (``num_actions = 3n + 28``) and their :class:`Move` (``encode(state, move)`` /
     ``decode(state, action)``; the codec does not depend on the state): ``[0, 3n)`` draft stack ``s``,
@@ -152,19 +100,17 @@ class Gravwell(Game[GravwellState, Move]):
     config_class = GravwellConfig
 
     def _setup(self) -> None:
-        """The engine's :class:`engine.Tables`, the action ranges and the mask tables of this config."""
+        """The transitions' :class:`tables.Tables`, the action ranges and the mask tables of this config."""
         n = self.config.num_players
         self.n, self.num_stacks = n, 3 * n
         self.play_base, self.stop_action = 3 * n, 3 * n + NUM_CARDS
-        self.tables = engine.make_tables(self.config)
-        masks, num_actions = _masks(n), 3 * n + NUM_CARDS + 2
-        self._draft_masks, self._draft_actions = masks.draft_masks, masks.draft_actions
-        self._low_half, self._high_half = masks.low_half, masks.high_half
-        self._low_ids, self._high_ids = masks.low_ids, masks.high_ids
-        self._stop_mask = _bits_to_mask(3 << self.stop_action, num_actions)
-        self._stop_actions = _read_only(np.array([self.stop_action, self.stop_action + 1], dtype=np.int64))
-        self._no_mask = _bits_to_mask(0, num_actions)
-        self._no_actions = _read_only(np.zeros(0, dtype=np.int64))
+        self.tables = make_tables(self.config)
+        self.actions = actions = action_tables(n)
+        self._no_mask, self._no_actions = actions.no_mask, actions.no_actions
+        self._draft_masks, self._draft_ids = actions.by_bits_masks[DRAFT], actions.by_bits_ids[DRAFT]
+        self._stop_mask, self._stop_ids = actions.by_bits_masks[STOP][STOP_OR_GO], actions.by_bits_ids[STOP][STOP_OR_GO]
+        self._hand_mask_low, self._hand_mask_high = actions.hand_mask_low, actions.hand_mask_high
+        self._hand_ids_low, self._hand_ids_high = actions.hand_ids_low, actions.hand_ids_high
         # Each row shuffled by ``Generator.permuted`` draws the same numbers as one ``rng.permutation`` call.
         self._deck_rows = np.tile(np.arange(NUM_CARDS), (ROUNDS, 1))
         self._tie_rows = np.tile(np.arange(n), (ROUNDS, 1))
@@ -184,23 +130,24 @@ class Gravwell(Game[GravwellState, Move]):
         """Ships in the Singularity; every round's deck and Singularity tie order are drawn now."""
         decks = tuple(map(tuple, rng.permuted(self._deck_rows, axis=1).tolist()))
         ties = tuple(map(tuple, rng.permuted(self._tie_rows, axis=1).tolist()))
-        return engine.new_game(self.tables, decks, ties)
+        return new_game(self.tables, decks, ties)
 
     def legal_action_mask(self, state: GravwellState) -> np.ndarray:
-        """A read-only array shared between calls (copy it before changing it)."""
+        """The phase's rule (``legality``) as a mask: a read-only array, shared between calls (copy it before
+        changing it)."""
         player = state.current_player
         if player < 0:
             return self._no_mask
         phase = state.phase
         if phase == COMMIT:
-            return self._hand_mask(state.hands[player])
+            return self._hand_mask(cards_in_hand(state, player))
         if phase == DRAFT:
-            return self._draft_masks[state.free]
+            return self._draft_masks[open_stacks(state, player)]
         return self._stop_mask
 
     def _hand_mask(self, hand: int) -> np.ndarray:
-        """The commit mask of a hand (card bits), from its two 13-card halves."""
-        return _frombuffer(self._low_half[hand & 8191] + self._high_half[hand >> 13], _BOOL)
+        """The mask of the cards of ``hand`` (card bits), from its two 13-card halves."""
+        return _frombuffer(self._hand_mask_low[hand & CHUNK] + self._hand_mask_high[hand >> CHUNK_BITS], _BOOL)
 
     def simultaneous_players(self, state: GravwellState) -> tuple[int, ...]:
         """In the commit phase every seat that has not committed yet (seats commit in order, in secret)."""
@@ -210,81 +157,59 @@ class Gravwell(Game[GravwellState, Move]):
         return super().simultaneous_players(state)
 
     def legal_action_mask_of(self, state: GravwellState, player: int) -> np.ndarray:
-        """A committing seat may play any card of its own hand, whatever the seats before it chose."""
+        """A committing seat may play any card of its own hand (``legality.cards_in_hand``), whatever the seats
+        before it chose."""
         if player != state.current_player and player in self.simultaneous_players(state):
-            return self._hand_mask(state.hands[player])
+            return self._hand_mask(cards_in_hand(state, player))
         return super().legal_action_mask_of(state, player)
 
     def legal_actions(self, state: GravwellState) -> np.ndarray:
-        """A read-only array shared between calls (copy it before changing it)."""
+        """The phase's rule as sorted ids: a read-only array, shared between calls (copy it before changing it)."""
         player = state.current_player
         if player < 0:
             return self._no_actions
         phase = state.phase
         if phase == COMMIT:
-            hand = state.hands[player]
-            return _frombuffer(self._low_ids[hand & 8191] + self._high_ids[hand >> 13], _INT64)
+            hand = cards_in_hand(state, player)
+            return _frombuffer(self._hand_ids_low[hand & CHUNK] + self._hand_ids_high[hand >> CHUNK_BITS], _INT64)
         if phase == DRAFT:
-            return self._draft_actions[state.free]
-        return self._stop_actions
+            return self._draft_ids[open_stacks(state, player)]
+        return self._stop_ids
 
     def is_legal(self, state: GravwellState, action: int) -> bool:
-        """A few integer tests: a card in the mover's hand, an open stack, or stop/go in the Emergency Stop
-        phase (False for a finished game and for any other int)."""
-        player = state.current_player
-        if player < 0:
-            return False
-        phase = state.phase
-        if phase == COMMIT:
-            card = action - self.play_base
-            return card >= 0 and state.hands[player] >> card & 1 == 1
-        if phase == DRAFT:
-            return 0 <= action < self.num_stacks and state.free >> action & 1 == 1
-        return action == self.stop_action or action == self.stop_action + 1
+        """One bit of the phase's rule (``legality.is_legal``); False for a finished game and any other int."""
+        return legality.is_legal(self.actions, state, action)
 
     def _apply(self, state: GravwellState, action: int) -> GravwellState:
-        """The legal ``action`` by one transition of ``engine`` (see :meth:`_apply_if_legal`)."""
+        """The legal ``action`` by one transition of ``transitions`` (see :meth:`_apply_if_legal`)."""
         new = self._apply_if_legal(state, action)
         assert new is not None, "_apply is called with legal actions only"
         return new
 
     def _apply_if_legal(self, state: GravwellState, action: int) -> GravwellState | None:
-        """One pass over the phase: the tests of :meth:`is_legal`, then the transition of ``engine`` (``None``
-        for an illegal action; the base class then raises with :meth:`illegal_reason`)."""
+        """One pass over the phase: the bit of ``action`` in the phase's rule (as :meth:`is_legal`), then the
+        transition (``None`` for an illegal action; the base class then raises with :meth:`illegal_reason`)."""
         player = state.current_player
         if player < 0:
             return None
         phase = state.phase
         if phase == COMMIT:
             card = action - self.play_base
-            if card < 0 or not state.hands[player] >> card & 1:
+            if card < 0 or not cards_in_hand(state, player) >> card & 1:
                 return None
-            if player + 1 < self.n:
-                return engine.commit(state, player, card)
-            return engine.reveal(self.tables, state, card)
+            return commit(state, player, card) if player + 1 < self.n else reveal(self.tables, state, card)
         if phase == DRAFT:
-            if not 0 <= action < self.num_stacks or not state.free >> action & 1:
+            if action < 0 or not open_stacks(state, player) >> action & 1:
                 return None
-            return engine.draft(self.tables, state, player, action)
-        if action != self.stop_action and action != self.stop_action + 1:
+            return draft(self.tables, state, player, action)
+        answer = action - self.stop_action
+        if answer < 0 or not STOP_OR_GO >> answer & 1:
             return None
-        return engine.stop_decision(self.tables, state, action == self.stop_action)
+        return stop_decision(self.tables, state, answer == 0)
 
     def illegal_reason(self, state: GravwellState, action: int) -> str:
-        player, (kind, index) = state.current_player, self.decode(state, action)
-        if state.phase == DRAFT:
-            open_stacks = [index for index, _, _ in state.open_stacks()]
-            if kind == "draft":
-                return f"stack {index} was already taken this round; open stacks: {open_stacks}"
-            return f"player {player} is drafting: take one of the open stacks {open_stacks}"
-        if state.phase == COMMIT:
-            hand = " ".join(SYMBOLS[card] for card in bits_to_cards(state.hands[player]))
-            if kind == "play":
-                return f"card {SYMBOLS[index]} is not in player {player}'s hand ({hand})"
-            if kind == "stop" and not state.stops[player]:
-                return f"player {player} has already used its Emergency Stop this round; play a card ({hand})"
-            return f"player {player} must play a card from its hand ({hand})"
-        return f"player {player} must decide on the Emergency Stop first: 'stop' or 'go'"
+        """The message of the phase's rule (``legality.REASONS``)."""
+        return legality.illegal_reason(self.actions, state, action)
 
     def returns(self, state: GravwellState) -> np.ndarray:
         """``shared_win_returns`` of the escaped player, else of the leaders; zeros until the end."""
@@ -346,43 +271,22 @@ class Gravwell(Game[GravwellState, Move]):
     def decode(self, state: GravwellState, action: int) -> Move:
         """The :class:`Move` of an action id (``state`` is not needed); ``ValueError`` if out of range."""
         del state
-        action = int(action)
-        if not 0 <= action < self.spec.num_actions:
-            raise ValueError(f"action {action} is out of range [0, {self.spec.num_actions})")
-        if action < self.play_base:
-            return Move("draft", action)
-        if action < self.stop_action:
-            return Move("play", action - self.play_base)
-        return Move("stop", int(action == self.stop_action))
+        return notation.decode(self.n, action)
 
     def encode(self, state: GravwellState, move: Move) -> int:
         """The action id of ``move`` (``state`` is not needed); ``ValueError`` for an unknown kind or an index
         out of its range (stacks ``0..3n-1``, cards ``0..25``, stop ``0``/``1``)."""
         del state
-        kind, index = move
-        sizes = {"draft": self.num_stacks, "play": NUM_CARDS, "stop": 2}
-        if kind not in sizes:
-            raise ValueError(f"unknown move kind {kind!r}; kinds are {list(sizes)}")
-        if isinstance(index, bool) or not 0 <= index < sizes[kind]:
-            raise ValueError(f"{kind} index must be in 0..{sizes[kind] - 1}, got {index!r}")
-        if kind == "draft":
-            return int(index)
-        if kind == "play":
-            return self.play_base + int(index)
-        return self.stop_action + (0 if index else 1)
+        return notation.encode(self.n, move)
 
     def action_to_str(self, state: GravwellState, action: int) -> str:
-        kind, index = self.decode(state, action)
-        if kind == "draft":
-            return f"draft {index}"
-        if kind == "play":
-            return f"play {SYMBOLS[index]}"
-        return "stop" if index else "go"
+        del state
+        return notation.action_text(self.n, action)
 
     def text_for(self, state: GravwellState, player: int) -> str:
         """:meth:`to_text` without what ``player`` cannot know: others' face-down cards (``?``) and pending
         commits (``hidden``), and face-down draft cards unless ``no_secrets``."""
-        return self._text(state, player)
+        return state_text(state, self.n, self.config.no_secrets, player)
 
     def action_text_for(self, state: GravwellState, action: int, player: int) -> str:
         """Another player's card play is secret until the reveal: ``play (secret)``."""
@@ -392,42 +296,9 @@ class Gravwell(Game[GravwellState, Move]):
         return text
 
     def to_text(self, state: GravwellState) -> str:
-        return self._text(state, None)
+        return state_text(state, self.n, self.config.no_secrets)
 
     def _render_svg(self, state: GravwellState, seat: int | None, mask: np.ndarray | None) -> str:
         """The track, the draft or the turn, the players' rows and the targets (see ``gravwell.svg``); a seat sees
         what :meth:`text_for` shows it: others' face-down cards and pending commits face down."""
         return draw_state(self, state, seat, mask)
-
-    def _text(self, state: GravwellState, viewer: int | None) -> str:
-        """The state as text; with a ``viewer`` seat, only what that seat may see."""
-        n = self.n
-        mover = "over" if state.current_player == TERMINAL else f"player {state.current_player}"
-        lines = [
-            f"round {state.round + 1}/6 turn {state.turn + 1}/6 {PHASE_NAMES[state.phase]} {mover} ply {state.ply}",
-            "ships " + " ".join(f"P{p}@{state.pos[p]}" for p in range(n)) + " hulks " + str(state.pos[n:]),
-        ]
-        for p in range(n):
-            hidden = viewer is not None and p != viewer
-            lines.append(f"P{p} stop={'yes' if state.stops[p] else 'no'} {self._hand_text(state, p, hidden)}")
-        down_hidden = viewer is not None and not self.config.no_secrets
-        stacks = " ".join(f"{i}:{SYMBOLS[u]}/{'?' if down_hidden else SYMBOLS[d]}" for i, u, d in state.open_stacks())
-        lines.append(f"order {list(state.order)} stacks {stacks}")
-        lines.append("queue " + " ".join(f"{card_name(c)}<P{o}" for c, o in state.queue))
-        if state.winner >= 0:
-            lines.append(f"winner P{state.winner}")
-        return "\n".join(lines)
-
-    @staticmethod
-    def _hand_text(state: GravwellState, p: int, hidden: bool) -> str:
-        """``commit=... hand: ...`` of seat ``p``; ``hidden`` shows only its face-up (``*``) cards, ``?`` for the
-        rest, and whether it has committed."""
-        known = state.known[p]
-        if hidden:
-            cards = [SYMBOLS[c] + "*" for c in bits_to_cards(state.hands[p] & known)]
-            cards += ["?"] * (state.hands[p] & ~known).bit_count()
-            commit = "hidden" if state.commits[p] >= 0 else "-"
-        else:
-            cards = [SYMBOLS[c] + ("*" if known >> c & 1 else "") for c in bits_to_cards(state.hands[p])]
-            commit = str(state.commits[p])
-        return f"commit={commit} hand: {' '.join(cards)}"

@@ -22,8 +22,8 @@ import numpy as np
 
 from boardenvs.core import ObservationField
 from boardenvs.games.gravwell.cards import NUM_CARDS
-from boardenvs.games.gravwell.rules import ROUNDS, TURNS
 from boardenvs.games.gravwell.state import COMMIT, GravwellState
+from boardenvs.games.gravwell.tables import ROUNDS, TURNS
 
 BOARD_END = 54.0
 _LOW_BITS = 13

@@ -34,8 +34,9 @@ import functools
 from typing import TYPE_CHECKING
 
 from boardenvs.games.gravwell.cards import NORMAL, REPULSOR, SYMBOLS, TYPES, VALUES, bits_to_cards
-from boardenvs.games.gravwell.rules import ROUNDS, TURNS, WARP_GATE
+from boardenvs.games.gravwell.movement import WARP_GATE
 from boardenvs.games.gravwell.state import COMMIT, DRAFT, STOP, GravwellState
+from boardenvs.games.gravwell.tables import ROUNDS, TURNS
 from boardenvs.svg import PLAYER_COLOURS, PLAYER_NAMES, SvgCanvas, number
 
 if TYPE_CHECKING:

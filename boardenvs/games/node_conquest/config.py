@@ -80,6 +80,11 @@ class NodeConquestConfig:
             object.__setattr__(self, name, int(getattr(self, name)))
 
     @property
+    def units_kept(self) -> int:
+        """Units a move leaves on its origin (N3): 1, or 0 with ``move_all_units``."""
+        return 0 if self.move_all_units else 1
+
+    @property
     def num_nodes(self) -> int:
         """Number of nodes of the map."""
         return int(self.nodes) if self.topology == "graph" else self.rows * self.cols

@@ -1,37 +1,26 @@
-"""The Node Conquest game object: the contract of ``boardenvs.core.Game`` on top of the rule tables."""
+"""The Node Conquest game object: the contract of ``boardenvs.core.Game`` as thin methods over the rule modules."""
 
 from __future__ import annotations
-
-from typing import NamedTuple
 
 import numpy as np
 
 from boardenvs.core import TERMINAL, Game, GameSpec, Symmetry, check_int, shared_win_returns
-from boardenvs.games.node_conquest.board import board_for
 from boardenvs.games.node_conquest.config import NodeConquestConfig
+from boardenvs.games.node_conquest.legality import Legality
+from boardenvs.games.node_conquest.notation import (
+    Move,
+    action_name,
+    action_of_move,
+    actions_by_name,
+    move_of_action,
+)
 from boardenvs.games.node_conquest.observation import Observer, observation_fields
-from boardenvs.games.node_conquest.render import OWNER_LETTERS, to_text
-from boardenvs.games.node_conquest.rules import Rules
 from boardenvs.games.node_conquest.state import NEUTRAL, NodeConquestState
 from boardenvs.games.node_conquest.svg import node_conquest_svg
 from boardenvs.games.node_conquest.symmetry import HalfTurn, half_turn_symmetric
-
-
-class Move(NamedTuple):
-    """A move: units go from node ``origin`` through its neighbour slot ``slot`` to node ``target``.
-
-    ``decode`` fills all three (``target`` is -1 for a slot that leads off the map); ``PASS_MOVE`` (all -1)
-    is PASS. ``encode`` needs ``origin`` and the ``target`` or the ``slot``, -1 meaning "not given": given
-    both, they must agree. ``Move(0, -1, 1)`` and ``Move(0, 1, -1)`` are both "a1>R" on a grid.
-    """
-
-    origin: int
-    slot: int
-    target: int
-
-
-PASS_MOVE = Move(-1, -1, -1)
-"""The PASS action's move (only in variants where a player can be stuck)."""
+from boardenvs.games.node_conquest.tables import board_for
+from boardenvs.games.node_conquest.text import OWNER_LETTERS, to_text
+from boardenvs.games.node_conquest.transitions import Transitions
 
 
 class NodeConquest(Game[NodeConquestState, Move]):
@@ -109,14 +98,13 @@ class NodeConquest(Game[NodeConquestState, Move]):
 
     # -- construction ------------------------------------------------------------------------------
     def _setup(self) -> None:
-        """The board, rule and observation tables of the config, and the notation of every valid id."""
+        """The map (``board``), its ``legality`` and ``transitions``, the observer and the id of every move text."""
         config: NodeConquestConfig = self.config
         self.board = board_for(config)
-        self.rules = Rules(config, self.board)
+        self.legality = Legality(config, self.board)
+        self.transitions = Transitions(config, self.board, self.legality.pass_action)
         self.observer = Observer(config, self.board)
-        valid = np.flatnonzero(self.board.valid.ravel()).tolist()
-        ids = valid + ([self.rules.pass_action] if self.rules.has_pass else [])
-        self._ids_by_name = {self._name(action): action for action in ids}
+        self._ids_by_name = actions_by_name(self.board, self.legality.pass_action)
 
     def _make_spec(self) -> GameSpec:
         config: NodeConquestConfig = self.config
@@ -124,7 +112,7 @@ class NodeConquest(Game[NodeConquestState, Move]):
             self.name,
             self.version,
             config.num_players,
-            self.rules.num_actions,
+            self.legality.num_actions,
             self.observer.shape,
             observation_fields(config.num_players, self.board.num_nodes, self.observer.vector),
             config.max_plies,
@@ -137,7 +125,7 @@ class NodeConquest(Game[NodeConquestState, Move]):
         """The half turn where it holds (see the class docstring), else none."""
         if not half_turn_symmetric(self.config, self.board):
             return ()
-        return (HalfTurn(self.board, self.rules.num_actions),)
+        return (HalfTurn(self.board, self.legality.num_actions),)
 
     @property
     def adjacency(self) -> tuple[tuple[int, ...], ...]:
@@ -148,37 +136,31 @@ class NodeConquest(Game[NodeConquestState, Move]):
     def initial_state(self, rng: np.random.Generator | None = None) -> NodeConquestState:
         """The start position (deterministic: ``rng`` is accepted and unused; player 0 moves first)."""
         del rng
-        return self.rules.initial_state()
+        return self.transitions.initial_state()
 
     def legal_action_mask(self, state: NodeConquestState) -> np.ndarray:
-        return self.rules.mask(state)
+        return self.legality.mask(state)
 
     def is_legal(self, state: NodeConquestState, action: int) -> bool:
         """Whether the int ``action`` is legal, without building the mask (False once over or out of range)."""
-        return self.rules.is_legal(state, action)
+        return self.legality.is_legal(state, action)
+
+    def _apply_if_legal(self, state: NodeConquestState, action: int) -> NodeConquestState | None:
+        """The fast path of ``apply``: the legality test, then the transition, with no wrapper in between."""
+        return self.transitions.successor(state, action) if self.legality.is_legal(state, action) else None
 
     def _apply(self, state: NodeConquestState, action: int) -> NodeConquestState:
         """Move and combat, elimination, growth, the next player (the move cap is the base class's)."""
-        return self.rules.successor(state, action)
+        return self.transitions.successor(state, action)
 
     def _end_at_move_cap(self, state: NodeConquestState) -> None:
         """Truncated at ``max_plies``: the leaders (most nodes, then the tie-break) are the winners."""
         super()._end_at_move_cap(state)
-        state.winners = self.rules.leaders(state)
+        state.winners = self.transitions.leaders(state)
 
     def illegal_reason(self, state: NodeConquestState, action: int) -> str:
-        player, board = state.current_player, self.board
-        if action == self.rules.pass_action:
-            return f"pass is legal only when no move is, and player {player} can still move"
-        origin, slot = divmod(action, board.max_degree)
-        move, where = self._name(action), board.node_names[origin]
-        if board.neighbours[origin, slot] < 0:
-            return f"{move} leads off the map: {where} has no neighbour that way"
-        if state.owner[origin] != player:
-            owner = "neutral" if state.owner[origin] == NEUTRAL else f"player {state.owner[origin]}'s"
-            return f"{move} moves from {where}, which is {owner}, not player {player}'s"
-        units = state.units[origin]
-        return f"{move} moves from {where}, which has {units} unit(s); a move needs at least {self.rules.min_units}"
+        """Why the in-range ``action`` is illegal: the first rule of :mod:`.legality` that excludes it."""
+        return self.legality.reason(state, action)
 
     def returns(self, state: NodeConquestState) -> np.ndarray:
         """``shared_win_returns`` of ``state.winners`` once the game is over (see the class docstring)."""
@@ -220,54 +202,25 @@ class NodeConquest(Game[NodeConquestState, Move]):
     def decode(self, state: NodeConquestState, action: int) -> Move:
         """The ``Move`` of an action id (``PASS_MOVE`` for PASS; ``state`` is not needed)."""
         del state
-        action = self._in_range(action)
-        if action == self.rules.pass_action:
-            return PASS_MOVE
-        origin, slot = divmod(action, self.board.max_degree)
-        return Move(origin, slot, int(self.board.neighbours[origin, slot]))
+        return move_of_action(self.board, self.legality.pass_action, self._in_range(action))
 
     def encode(self, state: NodeConquestState, move: Move) -> int:
         """The action id of ``move`` (``state`` is not needed): from ``origin`` to the ``target`` or through the
         ``slot`` (-1: not given; both given must agree), or PASS for ``PASS_MOVE``. ``ValueError`` if none."""
         del state
-        origin, slot, target = (int(value) for value in move)
-        if (origin, slot, target) == PASS_MOVE:
-            if not self.rules.has_pass:
-                raise ValueError("this variant has no pass move")
-            return self.rules.pass_action
-        if not 0 <= origin < self.board.num_nodes:
-            raise ValueError(f"origin {origin} is not a node (0..{self.board.num_nodes - 1})")
-        if target != -1:
-            slot = self._slot_to(origin, target, slot)
-        elif not 0 <= slot < self.board.max_degree:
-            raise ValueError(f"{move} needs a target node or a slot in 0..{self.board.max_degree - 1}")
-        return origin * self.board.max_degree + slot
+        return action_of_move(self.board, self.legality.pass_action, move)
 
     def moving_amount(self, state: NodeConquestState, origin: int) -> int:
         """Units a move from ``origin`` sends (all but one, or all with ``move_all_units``)."""
-        return int(state.units[origin]) - self.rules.keep
-
-    def _slot_to(self, origin: int, target: int, slot: int) -> int:
-        """The slot from ``origin`` to ``target``; ``ValueError`` if there is none or ``slot`` (not -1) differs."""
-        found = np.flatnonzero(self.board.neighbours[origin] == target)
-        if len(found) == 0:
-            neighbours = self.adjacency[origin]
-            raise ValueError(f"node {target} is not a neighbour of node {origin} (neighbours: {neighbours})")
-        if slot not in (-1, int(found[0])):
-            raise ValueError(f"slot {slot} of node {origin} does not lead to node {target} (slot {found[0]} does)")
-        return int(found[0])
+        return self.transitions.moving_amount(state, origin)
 
     def _in_range(self, action: int) -> int:
-        if not 0 <= int(action) < self.rules.num_actions:
-            raise ValueError(f"action {action} is out of range [0, {self.rules.num_actions})")
+        if not 0 <= int(action) < self.legality.num_actions:
+            raise ValueError(f"action {action} is out of range [0, {self.legality.num_actions})")
         return int(action)
 
     def _name(self, action: int) -> str:
-        if action == self.rules.pass_action:
-            return "pass"
-        origin, slot = divmod(action, self.board.max_degree)
-        names = self.board.slot_names[origin]
-        return f"{self.board.node_names[origin]}>{names[slot] if slot < len(names) else f'slot{slot}'}"
+        return action_name(self.board, self.legality.pass_action, action)
 
     # -- building positions ------------------------------------------------------------------------
     def position(self, cells: str, to_move: int = 0, ply: int = 0) -> NodeConquestState:

@@ -15,9 +15,9 @@ from __future__ import annotations
 import numpy as np
 
 from boardenvs.core import ObservationField
-from boardenvs.games.node_conquest.board import Board
 from boardenvs.games.node_conquest.config import NodeConquestConfig
 from boardenvs.games.node_conquest.state import NodeConquestState
+from boardenvs.games.node_conquest.tables import Board
 
 FEATURES = (
     ("owners", "one per player, observer first then the others in turn order: 1 on the player's nodes"),

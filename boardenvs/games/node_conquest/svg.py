@@ -27,9 +27,9 @@ from functools import lru_cache
 import numpy as np
 
 from boardenvs.core import TERMINAL
-from boardenvs.games.node_conquest.board import Board, board_for
 from boardenvs.games.node_conquest.config import NodeConquestConfig
 from boardenvs.games.node_conquest.state import NEUTRAL, NodeConquestState
+from boardenvs.games.node_conquest.tables import Board, board_for
 from boardenvs.svg import PLAYER_COLOURS, PLAYER_NAMES, TARGET_FILL, TARGET_OPACITY, SvgCanvas
 
 STEP = 88

@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from boardenvs.core import TERMINAL, Symmetry
-from boardenvs.games.node_conquest.board import Board
 from boardenvs.games.node_conquest.config import NodeConquestConfig
 from boardenvs.games.node_conquest.state import NodeConquestState
+from boardenvs.games.node_conquest.tables import Board
 
 ROTATE_180 = "rotate_180_swap_players"
 """The symmetry's name in ``GameSpec.symmetries``."""

@@ -7,8 +7,8 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from boardenvs.core import TERMINAL, Game, GameSpec, Symmetry, check_int, shared_win_returns
-from boardenvs.games.quoridor.board import Walls
 from boardenvs.games.quoridor.config import QuoridorConfig
+from boardenvs.games.quoridor.legality import illegal_reason, legal_moves
 from boardenvs.games.quoridor.notation import (
     Move,
     move_name,
@@ -17,12 +17,13 @@ from boardenvs.games.quoridor.notation import (
     unified_of_move,
 )
 from boardenvs.games.quoridor.observation import Observer, observation_fields
-from boardenvs.games.quoridor.render import to_text
-from boardenvs.games.quoridor.rules import legal_moves, successor
 from boardenvs.games.quoridor.state import NO_WINNER, QuoridorState
 from boardenvs.games.quoridor.svg import quoridor_svg
 from boardenvs.games.quoridor.symmetry import MirrorLeftRight
 from boardenvs.games.quoridor.tables import tables_for
+from boardenvs.games.quoridor.text import to_text
+from boardenvs.games.quoridor.transitions import start_position, successor
+from boardenvs.games.quoridor.walls import Walls
 
 
 class Quoridor(Game[QuoridorState, Move]):
@@ -138,8 +139,7 @@ class Quoridor(Game[QuoridorState, Move]):
     def initial_state(self, rng: np.random.Generator | None = None) -> QuoridorState:
         """The start position (deterministic: ``rng`` is accepted and unused; player 0 moves first)."""
         del rng
-        t, walls = self.tables, self.config.walls
-        return QuoridorState(t.starts, (walls,) * t.num_players, Walls.empty(t), 0)
+        return start_position(self.tables, self.config.walls)
 
     def legal_action_mask(self, state: QuoridorState) -> np.ndarray:
         t = self.tables
@@ -175,7 +175,7 @@ class Quoridor(Game[QuoridorState, Move]):
 
     def illegal_reason(self, state: QuoridorState, action: int) -> str:
         """Why the in-range id ``action`` is illegal, naming the move (e.g. ``wall c3h crosses an existing wall``)."""
-        return self._why_illegal(state, self.tables.frame_to_unified[state.current_player][action])
+        return illegal_reason(self.tables, state, self.tables.frame_to_unified[state.current_player][action])
 
     def _end_at_move_cap(self, state: QuoridorState) -> None:
         """A draw at the cap, even if the last ply reached a goal (OpenSpiel): the winner is cleared."""
@@ -200,7 +200,7 @@ class Quoridor(Game[QuoridorState, Move]):
         if state.current_player == TERMINAL:
             raise ValueError(f"illegal move {text!r}: the game is over")
         if not (legal_moves(self.tables, state, self.liberal) >> move) & 1:
-            raise ValueError(f"illegal move {text!r}: {self._why_illegal(state, move)}")
+            raise ValueError(f"illegal move {text!r}: {illegal_reason(self.tables, state, move)}")
         return self.tables.unified_to_frame[state.current_player][move]
 
     def to_text(self, state: QuoridorState) -> str:
@@ -290,28 +290,3 @@ class Quoridor(Game[QuoridorState, Move]):
     def pawn_square(self, state: QuoridorState, player: int) -> tuple[int, int]:
         """Absolute ``(row, col)`` of ``player``'s pawn (row 0 is the top)."""
         return divmod(state.pawns[player], self.tables.n)
-
-    # -- explanations ------------------------------------------------------------------------------
-    def _why_illegal(self, state: QuoridorState, move: int) -> str:
-        t = self.tables
-        name = move_name(t, move)
-        if move < t.cells:
-            return f"{name} is not reachable"
-        if move == t.pass_bit:
-            return "pass is only legal when there is no other move"
-        if state.walls_left[state.current_player] == 0:
-            return f"no walls left to place {name}"
-        return self._why_wall_illegal(state, move - t.cells, name)
-
-    def _why_wall_illegal(self, state: QuoridorState, bit: int, name: str) -> str:
-        t, board = self.tables, state.board
-        row, col, horizontal = t.wall_of_bit(bit)
-        if board.placed & (1 << t.wall_bit(row, col, not horizontal)):
-            return f"wall {name} crosses an existing wall"
-        if not (board.free >> bit) & 1:
-            return f"wall {name} overlaps an existing wall"
-        with_wall = board.add(bit)
-        for player, cell in enumerate(state.pawns):
-            if with_wall.distance(cell, t.goals[player]) < 0:
-                return f"wall {name} would cut player {player} off from its goal"
-        return f"wall {name} is not legal here"

@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 
 from boardenvs.core import ObservationField
-from boardenvs.games.quoridor.board import Walls
 from boardenvs.games.quoridor.state import QuoridorState
 from boardenvs.games.quoridor.tables import Tables, bits_of
+from boardenvs.games.quoridor.walls import Walls
 
 
 def observation_fields(num_players: int) -> tuple[ObservationField, ...]:

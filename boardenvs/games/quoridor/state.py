@@ -5,7 +5,7 @@ from __future__ import annotations
 import struct
 from typing import Any
 
-from boardenvs.games.quoridor.board import Walls
+from boardenvs.games.quoridor.walls import Walls
 
 NO_WINNER = -1
 

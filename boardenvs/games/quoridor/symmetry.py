@@ -21,10 +21,10 @@ from __future__ import annotations
 import numpy as np
 
 from boardenvs.core import Symmetry
-from boardenvs.games.quoridor.board import Walls
 from boardenvs.games.quoridor.observation import observation_fields
 from boardenvs.games.quoridor.state import QuoridorState
 from boardenvs.games.quoridor.tables import Tables, bits_of
+from boardenvs.games.quoridor.walls import Walls
 
 MIRROR_LEFT_RIGHT = "mirror_left_right"
 

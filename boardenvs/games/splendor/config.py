@@ -99,3 +99,15 @@ class SplendorConfig:
         check_int("nobles", self.nobles, 0, table.num_nobles)
         object.__setattr__(self, "face_up", int(self.face_up))
         object.__setattr__(self, "nobles", int(self.nobles))
+
+
+PRESETS: dict[str, dict[str, object]] = {
+    "2p": {"num_players": 2},
+    "3p": {"num_players": 3},
+    "4p": {"num_players": 4},
+    "rinascimento": {"num_players": 2, "rinascimento": True, "deck": "rinascimento_native"},
+    "rinascimento_3p": {"num_players": 3, "rinascimento": True, "deck": "rinascimento_native"},
+    "rinascimento_4p": {"num_players": 4, "rinascimento": True, "deck": "rinascimento_native"},
+}
+"""Official games for 2-4 players, and Rinascimento's ``defaultx2`` / ``defaultx3`` / ``default`` settings
+(R1, R5-R9, native deck; 4/5/7 tokens per colour and players + 1 nobles, docs/rules/rules.md §3.5)."""

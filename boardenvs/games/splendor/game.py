@@ -1,47 +1,29 @@
-"""The Splendor game object: the contract of ``boardenvs.core.Game`` on top of the rules module."""
+"""The Splendor game object: the contract of ``boardenvs.core.Game``, each method a thin call into the package.
+
+Legality is ``legality.py``'s, transitions ``transitions.py``'s, the codec and action texts ``notation.py``'s, the
+text ``text.py``'s, the observation ``observation.py``'s and the picture ``svg.py``'s.
+"""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from functools import partial
+from typing import Any
 
 import numpy as np
 
 from boardenvs.core import TERMINAL, Game, GameSpec, shared_win_returns
-from boardenvs.games.splendor import reasons, rules
-from boardenvs.games.splendor.cards import LETTERS, NUM_LEVELS
+from boardenvs.games.splendor.cards import NUM_LEVELS
 from boardenvs.games.splendor.config import SplendorConfig
-from boardenvs.games.splendor.events import DRAW_CARD, RESERVE_HIDDEN_CARD, Event
+from boardenvs.games.splendor.events import DRAW_CARD, RESERVE_HIDDEN_CARD
+from boardenvs.games.splendor.legality import illegal_reason, legal_mask
+from boardenvs.games.splendor.notation import Move, action_text, card_text, encode_move, moves_of
 from boardenvs.games.splendor.observation import observation_fields, observe
-from boardenvs.games.splendor.state import PAY as PAY_PHASE
-from boardenvs.games.splendor.state import PHASE_NAMES, POINTS, SplendorState
+from boardenvs.games.splendor.state import POINTS, SplendorState
 from boardenvs.games.splendor.svg import draw_svg
-from boardenvs.games.splendor.tables import (
-    BUY_FACE_UP,
-    BUY_RESERVED,
-    KINDS,
-    NOBLE_CHOICE,
-    PASS,
-    PAY,
-    PAY_GOLD,
-    RESERVE_DECK,
-    RESERVE_FACE_UP,
-    RETURN,
-    TAKE_DIFFERENT,
-    TAKE_SAME,
-    slot_name,
-    tables_for,
-)  # fmt: skip
-
-
-class Move(NamedTuple):
-    """A decoded action: ``kind`` (one of ``tables.KINDS``) and its argument (pattern index within the kind,
-    face-up slot, level, reserve slot, resource, noble slot or colour; 0 for ``pay`` and ``pass``)."""
-
-    kind: str
-    arg: int
-
-
-_KIND_INDEX = {kind: index for index, kind in enumerate(KINDS)}
+from boardenvs.games.splendor.tables import tables_for
+from boardenvs.games.splendor.takes import token_factors
+from boardenvs.games.splendor.text import state_text
+from boardenvs.games.splendor.transitions import initial_state, play, winners
 
 
 class Splendor(Game[SplendorState, Move]):
@@ -80,7 +62,7 @@ class Splendor(Game[SplendorState, Move]):
     more (up to ``take_same_amount``) only with returns. Whenever a take overflows ``max_tokens`` the same
     action gives back tokens of colours not taken (never gold) so the total is exactly ``max_tokens``;
     without overflow nothing is given back. The mask admits exactly the patterns ``canPerform`` accepts
-    (``rules.rinascimento_take_mask``). Why not a return sub-phase as in the official rules: a sub-phase
+    (``takes.take_mask``). Why not a return sub-phase as in the official rules: a sub-phase
     would split one Rinascimento action into several plies, record a return of two tokens as two events
     instead of one, offer returns of just-taken colours (a different event record for the same net change)
     and stretch the plans of its search agents; whole patterns keep a fixed action space (226 + 100 ids for
@@ -150,12 +132,11 @@ class Splendor(Game[SplendorState, Move]):
     config_class = SplendorConfig
 
     def _setup(self) -> None:
-        """The config's action tables (shared per config by ``tables_for``; Rinascimento's token-mask factors by
-        ``rules.token_factors``) and the move of every action id."""
+        """The config's action tables (shared per config by ``tables_for``), its token-rule tables
+        (``takes.token_factors``) and the move of every action id."""
         self.tables = tables_for(self.config)
-        self._token_factors = rules.token_factors(self.config) if self.config.rinascimento else None
-        self._kinds: list[int] = self.tables.kind.tolist()
-        self._moves = tuple(Move(KINDS[k], a) for k, a in zip(self._kinds, self.tables.arg.tolist()))
+        self._token_factors = token_factors(self.config)
+        self._moves = moves_of(self.tables)
 
     def _make_spec(self) -> GameSpec:
         fields = observation_fields(self.config)
@@ -174,7 +155,7 @@ class Splendor(Game[SplendorState, Move]):
 
     # -- the contract --------------------------------------------------------------------------
     def initial_state(self, rng: np.random.Generator) -> SplendorState:
-        return rules.initial_state(self.config, self.tables, rng)
+        return initial_state(self.config, self.tables, rng)
 
     def legal_action_mask(self, state: SplendorState) -> np.ndarray:
         """A copy of the state's mask (:meth:`_mask`)."""
@@ -195,53 +176,27 @@ class Splendor(Game[SplendorState, Move]):
         return 0 <= action < len(mask) and bool(mask[action])
 
     def _mask(self, state: SplendorState) -> np.ndarray:
-        """The state's mask, built once per state (``rules.legal_mask``) and cached on it (not to be changed)."""
+        """The state's mask, built once per state (``legality.legal_mask``) and cached on it (not to be changed)."""
         mask = state.mask
         if mask is None:
-            mask = state.mask = rules.legal_mask(self.config, self.tables, state, self._token_factors)
+            mask = state.mask = legal_mask(self.config, self.tables, state, self._token_factors)
         return mask
 
     def _apply(self, state: SplendorState, action: int) -> SplendorState:
-        new, out = state.copy(), []
-        kind = self._kinds[action]
-        self._perform(new, kind, action, out)
-        rules.settle(self.tables, self.config, new, kind == PASS, out)
-        new.ply += 1
-        new.events = tuple(out)
-        return new
+        return play(self.config, self.tables, state, action)
 
     def illegal_reason(self, state: SplendorState, action: int) -> str:
-        """Why the in-range ``action`` cannot be played in ``state`` and what can (``reasons.illegal_reason``):
+        """Why the in-range ``action`` cannot be played in ``state`` and what can (``legality.illegal_reason``):
         the pending sub-decision, a stack too small, the token cap, a missing card, the tokens lacking, ..."""
-        return reasons.illegal_reason(self, state, action)
-
-    def _perform(self, state: SplendorState, kind: int, action: int, out: list[Event]) -> None:
-        tables, config = self.tables, self.config
-        arg = action - tables.starts[kind]
-        if kind <= TAKE_SAME:
-            rules.take_pattern(tables, state, action - tables.starts[TAKE_DIFFERENT], out)
-        elif kind == RESERVE_FACE_UP:
-            rules.reserve_face_up(config, state, arg, out)
-        elif kind == RESERVE_DECK:
-            rules.reserve_deck(config, state, arg, out)
-        elif kind == BUY_FACE_UP:
-            rules.buy(tables, config, state, arg, out)
-        elif kind == BUY_RESERVED:
-            rules.buy(tables, config, state, NUM_LEVELS * config.face_up + arg, out)
-        elif kind == RETURN:
-            rules.return_token(state, arg, out)
-        elif kind == NOBLE_CHOICE:
-            rules.take_noble(tables, state, state.current_player, arg, out)
-        elif kind == PAY_GOLD:
-            rules.plan_gold(tables, config, state, arg, out)
-        elif kind == PAY:
-            rules.finish_payment(tables, config, state, out)
+        text = partial(self.action_to_str, state)
+        return illegal_reason(self.config, self.tables, state, action, self._mask(state), text)
 
     def returns(self, state: SplendorState) -> np.ndarray:
-        """:func:`boardenvs.core.shared_win_returns` of the best players (``rules.winners``); zeros until the end."""
+        """:func:`boardenvs.core.shared_win_returns` of the best players (``transitions.winners``); zeros until the
+        end."""
         if state.current_player != TERMINAL:
             return np.zeros(self.config.num_players, dtype=np.float32)
-        return shared_win_returns(self.config.num_players, rules.winners(state))
+        return shared_win_returns(self.config.num_players, winners(state))
 
     def scores(self, state: SplendorState) -> np.ndarray:
         return state.players[:, POINTS].astype(np.float32)
@@ -288,34 +243,10 @@ class Splendor(Game[SplendorState, Move]):
     def encode(self, state: SplendorState, move: Move) -> int:
         """The action id of a :class:`Move` (the same in every state); ``ValueError`` naming what is wrong."""
         del state
-        kind, arg = move
-        index = _KIND_INDEX.get(kind)
-        if index is None:
-            raise ValueError(f"unknown move kind {kind!r}; kinds are {', '.join(KINDS)}")
-        start, stop = self.tables.starts[index], self.tables.starts[index + 1]
-        if start == stop:
-            rinascimento = self.config.rinascimento and index in (RETURN, NOBLE_CHOICE, PAY_GOLD, PAY)
-            raise ValueError(f"this game has no {kind!r} moves{' under Rinascimento rules' if rinascimento else ''}")
-        if isinstance(arg, bool) or not isinstance(arg, (int, np.integer)) or not 0 <= arg < stop - start:
-            raise ValueError(f"{kind!r} takes an int argument in [0, {stop - start}), got {arg!r}")
-        return start + int(arg)
+        return encode_move(self.config, self.tables, move)
 
     def action_to_str(self, state: SplendorState, action: int) -> str:
-        kind, arg = self.decode(state, action)
-        if kind in ("take_different", "take_same"):
-            return self.tables.take_names[action - self.tables.starts[TAKE_DIFFERENT]]
-        names = {
-            "reserve_face_up": lambda: f"reserve {slot_name(self.config, arg)}",
-            "reserve_deck": lambda: f"reserve deck L{arg + 1}",
-            "buy_face_up": lambda: f"buy {slot_name(self.config, arg)}",
-            "buy_reserved": lambda: f"buy reserved {arg + 1}",
-            "return": lambda: f"return {LETTERS[arg]}",
-            "noble": lambda: f"noble {arg + 1}",
-            "pay_gold": lambda: f"gold for {LETTERS[arg]}",
-            "pay": lambda: "pay",
-            "pass": lambda: "pass",
-        }
-        return names[kind]()
+        return action_text(self.config, self.tables, self.decode(state, action), action)
 
     def _render_svg(self, state: SplendorState, seat: int | None, mask: np.ndarray | None) -> str:
         """Nobles, the three levels with their decks, the supply and a panel per seat, drawn as ``seat`` may see
@@ -324,68 +255,11 @@ class Splendor(Game[SplendorState, Move]):
 
     def card_to_str(self, card: int) -> str:
         """``"L1 K+1p (W1 U1)"``: level, bonus colour, points and cost of a card id ("--" for -1)."""
-        if card < 0:
-            return "--"
-        cards = self.tables.cards
-        cost = " ".join(f"{LETTERS[c]}{int(v)}" for c, v in enumerate(cards.cost[card]) if v)
-        return f"L{int(cards.level[card])} {LETTERS[int(cards.bonus[card])]}+{int(cards.points[card])}p ({cost})"
+        return card_text(self.tables, card)
 
     def to_text(self, state: SplendorState) -> str:
-        return self._text(state, None)
+        return state_text(self.config, self.tables, state)
 
     def text_for(self, state: SplendorState, player: int) -> str:
         """:meth:`to_text` with other players' face-down reserved cards shown only by level (``?L2``)."""
-        return self._text(state, player)
-
-    def _text(self, state: SplendorState, viewer: int | None) -> str:
-        """The state as text; with a ``viewer`` seat, the others' face-down reserves show only their level."""
-        lines = [
-            f"ply {state.ply} phase {PHASE_NAMES[state.phase]} to_move {state.current_player} "
-            f"first {state.first_player} end_triggered {int(state.end_triggered)} passes {state.passes}"
-            f"{' truncated' if state.truncated else ''}{self._paying_to_str(state)}",
-            "supply " + " ".join(f"{LETTERS[c]}{int(v)}" for c, v in enumerate(state.supply)),
-            "nobles " + " | ".join(self._noble_to_str(int(k)) for k in state.nobles),
-        ]
-        for level in range(NUM_LEVELS - 1, -1, -1):
-            left = len(self.tables.cards.by_level[level]) - int(state.top[level])
-            cards = " | ".join(self.card_to_str(int(c)) for c in state.face_up[level])
-            lines.append(f"L{level + 1} deck {left}: {cards}")
-        for player in range(self.config.num_players):
-            hide = viewer is not None and player != viewer
-            lines.append(self._player_to_str(state, player, hide_face_down=hide))
-        return "\n".join(lines)
-
-    def _paying_to_str(self, state: SplendorState) -> str:
-        if state.phase != PAY_PHASE:
-            return ""
-        slots = NUM_LEVELS * self.config.face_up
-        paying = state.paying
-        source = slot_name(self.config, paying) if paying < slots else f"reserved {paying - slots + 1}"
-        plan = " ".join(f"{LETTERS[c]}{v}" for c, v in enumerate(state.gold_plan))
-        return f" paying {source} gold_plan {plan}"
-
-    def _noble_to_str(self, noble: int) -> str:
-        if noble < 0:
-            return "--"
-        req = self.tables.cards.noble_req[noble]
-        return " ".join(f"{LETTERS[c]}{int(v)}" for c, v in enumerate(req) if v)
-
-    def _player_to_str(self, state: SplendorState, player: int, hide_face_down: bool = False) -> str:
-        row = state.players[player]
-        tokens = " ".join(f"{LETTERS[c]}{int(v)}" for c, v in enumerate(row[:6]))
-        bonuses = " ".join(f"{LETTERS[c]}{int(v)}" for c, v in enumerate(row[6:11]))
-        reserved = [
-            self._reserved_to_str(int(card), bool(hidden), hide_face_down)
-            for card, hidden in zip(state.reserved[player], state.hidden[player])
-            if card >= 0
-        ]
-        return (
-            f"P{player}: {int(row[POINTS])}p cards {int(row[12])} nobles {int(row[13])} tokens {tokens} "
-            f"bonuses {bonuses} reserved [{', '.join(reserved)}]"
-        )
-
-    def _reserved_to_str(self, card: int, face_down: bool, hide_face_down: bool) -> str:
-        """A reserved card; a face-down one is marked ``?`` and, for other players, shown only by level."""
-        if face_down and hide_face_down:
-            return f"?L{int(self.tables.cards.level[card])}"
-        return ("?" if face_down else "") + self.card_to_str(card)
+        return state_text(self.config, self.tables, state, player)

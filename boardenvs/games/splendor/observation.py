@@ -15,7 +15,7 @@ import numpy as np
 from boardenvs.core import ObservationField
 from boardenvs.games.splendor.cards import NUM_LEVELS, CardTable
 from boardenvs.games.splendor.config import SplendorConfig
-from boardenvs.games.splendor.rules import paying_card
+from boardenvs.games.splendor.legality import paying_card
 from boardenvs.games.splendor.state import NO_PLAN, PAY, PLAYER_COLUMNS, SplendorState
 from boardenvs.games.splendor.tables import tables_for
 

@@ -46,9 +46,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from boardenvs.core import TERMINAL
-from boardenvs.games.splendor import rules
+from boardenvs.games.splendor import transitions
 from boardenvs.games.splendor.cards import LETTERS, NUM_LEVELS, CardTable
 from boardenvs.games.splendor.config import SplendorConfig
+from boardenvs.games.splendor.legality import paying_card
+from boardenvs.games.splendor.notation import slot_name
 from boardenvs.games.splendor.state import NOBLE, PAY, RETURN, SplendorState
 from boardenvs.games.splendor.tables import (
     BUY_FACE_UP,
@@ -60,7 +62,6 @@ from boardenvs.games.splendor.tables import (
     TAKE_DIFFERENT,
     TAKE_SAME,
     ActionTables,
-    slot_name,
     tables_for,
 )
 from boardenvs.games.splendor.tables import PAY as PAY_KIND
@@ -388,7 +389,7 @@ def targets_of(game: Splendor, state: SplendorState, mask: np.ndarray | None) ->
 
 def scene_of(game: Splendor, state: SplendorState, seat: int | None, mask: np.ndarray | None) -> Scene:
     """The :class:`Scene` of one drawing."""
-    winners = tuple(rules.winners(state)) if state.current_player == TERMINAL else ()
+    winners = tuple(transitions.winners(state)) if state.current_player == TERMINAL else ()
     targets = targets_of(game, state, mask)
     return Scene(game, state, seat, targets, layout_for(game.config), art_for(game.config), winners)
 
@@ -542,7 +543,7 @@ def draw_payment(canvas: SvgCanvas, scene: Scene) -> None:
         x, y = scene.layout.reserve_xy(state.current_player, slot)
     canvas.rect(x - 6, y - 6, CARD_W + 12, CARD_H + 12, stroke=PLAYER_COLOURS[state.current_player], stroke_width=3,
                 rx=11, stroke_dasharray="6 3")  # fmt: skip
-    card = rules.paying_card(scene.game.config, state)
+    card = paying_card(scene.game.config, state)
     cost = scene.art.cost_xy[card]
     amounts = scene.game.tables.costs[card]
     for colour, dx, dy in cost:

@@ -4,12 +4,13 @@ Token actions are stored as *patterns*: ``take[i]`` tokens from the supply and `
 colour (Rinascimento's ``PickCoins`` pattern, returns being its negative entries). Official rules have
 ``give == 0`` everywhere (returns are sub-decisions there); Rinascimento's preset enumerates every pattern
 its ``PickDifferentCoins`` / ``PickSameCoins`` may accept (docs/rules/rules.md R5, R6), see :func:`rinascimento_takes`.
+Nothing here decides legality: which actions a position allows is ``legality.py``'s.
 """
 
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement, product
 
@@ -40,7 +41,7 @@ class ActionTables:
 
     Attributes:
         starts: first action id of each kind in :data:`KINDS` order, plus ``num_actions`` at the end.
-        kind: ``int8[num_actions]`` kind index of each action.
+        kind: ``int8[num_actions]`` kind index of each action; ``kind_list`` the same as Python ints.
         arg: ``int16[num_actions]`` argument of each action (pattern index, slot, level, colour, ...).
         take, give: ``int16[T, 5]`` tokens taken / returned by each token action (take-different ones first).
         take_total, give_total, take_count: ``int16[T]`` sums and the number of colours taken.
@@ -51,7 +52,6 @@ class ActionTables:
             action the change of the supply (``int16[6]``) and of the player's ``players`` row (``int16[14]``).
         costs, bonuses, points: per card id, plain-Python copies of the card table (fast scalar reads).
         combos: colour tuples of the official take-different actions (sizes 1..take_different_count).
-        combo_mask: ``bool[32, C]`` official legal take-different actions by bitmask of available colours (P1).
         cards: the card table of the config.
         deck_sizes: ``int16[3]`` cards per level deck; ``deck_size_list`` the same as Python ints.
         min_noble_total: the smallest total requirement of a noble (fewer bonuses never qualify).
@@ -64,14 +64,13 @@ class ActionTables:
         shortfall: ``shortfall[c][p]``: every card's ``max(cost[c] - p, 0)`` for a player with ``p`` tokens plus
             bonuses of colour ``c``, as one int with card ``i`` in bits ``16i..16i+15`` (:func:`lanes`); ``p`` runs
             up to the colour's largest cost (beyond it nothing is short). Adding one entry per colour adds the
-            shortfalls of every card at once (``rules.affordable_bytes``).
+            shortfalls of every card at once (``legality.affordable_bytes``).
         card_lanes: 1 in the lane of every card (:func:`lanes`), 0 in the other lanes.
-        take_cache: official token-action masks (bytes) by supply bytes, filled by ``rules`` (a pure function of
-            the key).
     """
 
     starts: tuple[int, ...]
     kind: np.ndarray
+    kind_list: tuple[int, ...]
     arg: np.ndarray
     take: np.ndarray
     give: np.ndarray
@@ -88,7 +87,6 @@ class ActionTables:
     bonuses: tuple[int, ...]
     points: tuple[int, ...]
     combos: tuple[tuple[int, ...], ...]
-    combo_mask: np.ndarray
     cards: CardTable
     deck_sizes: np.ndarray
     deck_size_list: tuple[int, ...]
@@ -99,7 +97,6 @@ class ActionTables:
     present: bytes
     shortfall: tuple[tuple[int, ...], ...]
     card_lanes: int
-    take_cache: dict[bytes, bytes] = field(default_factory=dict)
 
     @property
     def num_actions(self) -> int:
@@ -109,40 +106,6 @@ class ActionTables:
         """The id range of ``kind``."""
         index = KINDS.index(kind)
         return slice(self.starts[index], self.starts[index + 1])
-
-
-@dataclass(frozen=True, eq=False)
-class TokenFactors:
-    """Rinascimento's token mask (R5, R6) split by what each of its conditions reads, for every value it can read.
-
-    Each entry is an int with one byte per token action, 1 where the pattern meets that condition
-    (:func:`byte_flags`); the mask of a position is the AND of one entry of each table
-    (``rules.rinascimento_take_bytes``). Built once per config by ``rules.token_factors`` from the conditions of
-    ``rules.rinascimento_take_mask``, so the rule itself is written only there.
-
-    Attributes:
-        by_colour: ``by_colour[c][s * (max_tokens_read + 1) + t]``: the condition on colour ``c`` with ``s`` tokens
-            in its stack and ``t`` in the player's hand (``rules.fits_colour``).
-        by_held: ``by_held[h]``: the condition on the ``h`` tokens the player holds, 0..max_tokens
-            (``rules.fits_held``).
-        by_limit: ``by_limit[k]``: the condition on ``k = min(take_different_count, non-empty stacks)``
-            (``rules.fits_limit``).
-        max_stack_read, max_tokens_read: the largest stack and hand sizes the conditions tell apart (larger ones
-            read the same entry).
-        num_patterns: the number of token actions (bytes of the mask).
-    """
-
-    by_colour: tuple[tuple[int, ...], ...]
-    by_held: tuple[int, ...]
-    by_limit: tuple[int, ...]
-    max_stack_read: int
-    max_tokens_read: int
-    num_patterns: int
-
-
-def byte_flags(flags: np.ndarray) -> int:
-    """An int whose byte ``i`` is 1 where ``flags[i]`` is true (ANDing two ints ANDs the flags byte by byte)."""
-    return int.from_bytes(np.asarray(flags, dtype=np.uint8).tobytes(), "little")
 
 
 def lanes(values: np.ndarray) -> int:
@@ -212,7 +175,7 @@ def rinascimento_takes(config: SplendorConfig) -> list[Pattern]:
     Take-different: "take none", then 1..``take_different_count`` colours with 1..``take_different_amount``
     tokens each, each with every return of 0..min(taken, ``max_tokens``) tokens of the colours not taken.
     Take-same: one colour, 1..``take_same_amount`` tokens, with every return of 0..min(taken, cap) tokens
-    of the other colours. Which of them is legal depends on the position (``rules.rinascimento_take_mask``).
+    of the other colours. Which of them is legal depends on the position (``takes.take_mask``).
     """
     cap = config.max_tokens
     patterns = [_pattern((0,) * 5, (0,) * 5, False)]
@@ -229,16 +192,6 @@ def rinascimento_takes(config: SplendorConfig) -> list[Pattern]:
             for give in _returns(others, min(amount, cap)):
                 patterns.append(_pattern(_vector({colour: amount}), give, True))
     return patterns
-
-
-def _combo_mask(combos: tuple[tuple[int, ...], ...], count: int) -> np.ndarray:
-    """Official P1: a take-different takes exactly ``min(count, available colours)`` colours."""
-    table = np.zeros((32, len(combos)), dtype=bool)
-    for bits in range(32):
-        available = {c for c in range(5) if bits >> c & 1}
-        for index, combo in enumerate(combos):
-            table[bits, index] = set(combo) <= available and len(combo) == min(count, len(available))
-    return table
 
 
 @lru_cache(maxsize=64)
@@ -259,9 +212,11 @@ def tables_for(config: SplendorConfig) -> ActionTables:
     is_same = np.array([p[2] for p in patterns], dtype=bool)
     cards = card_table(config.deck, config.cards_file, config.nobles_file)
     card_slots = max(cards.num_cards + 1, 256)
+    kind = np.concatenate([np.full(size, k, dtype=np.int8) for k, size in enumerate(sizes)])
     return ActionTables(
         starts=starts,
-        kind=np.concatenate([np.full(size, k, dtype=np.int8) for k, size in enumerate(sizes)]),
+        kind=kind,
+        kind_list=tuple(kind.tolist()),
         arg=np.concatenate([np.arange(size, dtype=np.int16) for size in sizes]),
         take=take,
         give=give,
@@ -278,7 +233,6 @@ def tables_for(config: SplendorConfig) -> ActionTables:
         bonuses=tuple(cards.bonus.tolist()),
         points=tuple(cards.points.tolist()),
         combos=combos,
-        combo_mask=_combo_mask(combos, config.take_different_count),
         cards=cards,
         deck_sizes=np.array([len(ids) for ids in cards.by_level], dtype=np.int16),
         deck_size_list=tuple(len(ids) for ids in cards.by_level),
@@ -290,14 +244,3 @@ def tables_for(config: SplendorConfig) -> ActionTables:
         shortfall=_shortfall(cards, card_slots),
         card_lanes=lanes(np.arange(card_slots) < cards.num_cards),
     )
-
-
-def slot_name(config: SplendorConfig, slot: int) -> str:
-    """``"L2#3"``: face-up slot ``slot`` (row-major over levels) as level and 1-based column."""
-    level, column = divmod(slot, config.face_up)
-    return f"L{level + 1}#{column + 1}"
-
-
-def colours_name(colours: tuple[int, ...] | list[int]) -> str:
-    """``"WUG"``: resource indices as letters."""
-    return "".join(LETTERS[c] for c in colours)
