@@ -303,6 +303,115 @@ def plot_rates_by_setup(rates: Mapping[int, Sequence[float]], setups: Sequence[s
     return save(figure, path, tight=True)
 
 
+# -- learning curves of training runs -----------------------------------------------------------------------------
+def wall_time_unit(longest_seconds: float) -> tuple[str, float]:
+    """``(name, seconds)`` of the unit that suits a wall-time axis reaching ``longest_seconds``."""
+    if longest_seconds < 120:
+        return "seconds", 1.0
+    if longest_seconds < 3 * 3600:
+        return "minutes", 60.0
+    return "hours", 3600.0
+
+
+def plot_learning_curve(rows: Sequence[Any], path: str | Path, title: str = "") -> Path:
+    """A training run's evaluations (rows with ``steps``, ``wall_seconds``, ``opponent``, ``win_rate``, ``ci_low``,
+    ``ci_high``): win rate with its 95% band against steps and against wall time, one line per opponent."""
+    unit, seconds_per_unit = wall_time_unit(max((row.wall_seconds for row in rows), default=0.0))
+    figure, axes = subplots(1, 2, figsize=(11, 4.2), sharey=True)
+    for opponent in dict.fromkeys(row.opponent for row in rows):
+        mine = sorted((row for row in rows if row.opponent == opponent), key=lambda row: row.steps)
+        for axis, x_of in zip(axes, (lambda row: row.steps, lambda row: row.wall_seconds / seconds_per_unit)):
+            x = [x_of(row) for row in mine]
+            line = axis.plot(x, [row.win_rate for row in mine], marker="o", markersize=3, label=opponent)[0]
+            low, high = [row.ci_low for row in mine], [row.ci_high for row in mine]
+            axis.fill_between(x, low, high, color=line.get_color(), alpha=0.2, linewidth=0)
+    _label_learning_axes(axes, title, unit)
+    return save(figure, path, dpi=110, tight=True)
+
+
+def _label_learning_axes(axes: Any, title: str, unit: str) -> None:
+    axes[0].set_xlabel("training steps")
+    axes[1].set_xlabel(f"wall time ({unit})")
+    axes[0].set_ylabel("win rate (draws count half), 95% CI")
+    for axis in axes:
+        axis.set_ylim(-0.02, 1.02)
+        axis.grid(alpha=0.3)
+    axes[0].legend(title="opponent", loc="lower right")
+    if title:
+        axes[0].figure.suptitle(title)
+
+
+def _scores_against(rows: Sequence[Mapping[str, Any]], label: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Training minutes, scores and error bars of the AlphaZero history rows evaluated against ``label``."""
+    rows = [row for row in rows if float(row.get(f"vs_{label}", -1)) >= 0]
+    minutes = np.array([float(row["elapsed_seconds"]) / 60 for row in rows])
+    scores = np.array([float(row[f"vs_{label}"]) for row in rows])
+    low = np.array([float(row[f"vs_{label}_low"]) for row in rows])
+    high = np.array([float(row[f"vs_{label}_high"]) for row in rows])
+    return minutes, scores, np.array([scores - low, high - scores]).reshape(2, -1)
+
+
+def plot_alphazero_run(path: Path, rows: Sequence[Mapping[str, Any]], opponents: Sequence[str], title: str) -> Path:
+    """An AlphaZero run's history: losses (with ``ln(legal moves)``, a uniform policy's loss) per iteration, and the
+    scores against each evaluation opponent with 95% intervals over training minutes."""
+    figure, (left, right) = subplots(1, 2, figsize=(11, 4))
+    x = [int(row["iteration"]) for row in rows]
+    for column, label in (("policy_loss", "policy loss"), ("value_loss", "value loss"), ("score_loss", "score loss")):
+        left.plot(x, [float(row[column]) for row in rows], marker="o", label=label)
+    left.plot(x, [float(row["log_legal"]) for row in rows], linestyle="--", color="grey", label="ln(legal moves)")
+    left.set_xlabel("iteration")
+    left.legend()
+    plotted = False
+    for label in opponents:
+        minutes, scores, errors = _scores_against(rows, label)
+        if len(minutes):
+            right.errorbar(minutes, scores, yerr=errors, marker="o", capsize=3, label=f"vs {label}")
+            plotted = True
+    right.set_ylim(0, 1)
+    right.set_xlabel("training minutes (self-play + training)")
+    right.set_ylabel("score (95% CI)")
+    if plotted:
+        right.legend()
+    figure.suptitle(title)
+    return save(figure, path, tight=True)
+
+
+def plot_alphazero_comparison(
+    path: Path, runs: Mapping[str, Sequence[Mapping[str, Any]]], opponent: str, title: str
+) -> Path:
+    """Score against ``opponent`` over training minutes, one line per AlphaZero run (e.g. PUCT and Gumbel)."""
+    figure, axes = subplots(figsize=(7, 4.5))
+    for name, rows in runs.items():
+        minutes, scores, errors = _scores_against(rows, opponent)
+        axes.errorbar(minutes, scores, yerr=errors, marker="o", capsize=3, label=name)
+    axes.set_ylim(0, 1)
+    axes.set_xlabel("training minutes (self-play + training)")
+    axes.set_ylabel(f"score vs {opponent} (95% CI)")
+    axes.set_title(title)
+    axes.legend()
+    return save(figure, path, tight=True)
+
+
+def plot_ntbea_history(
+    fitness: Sequence[float], estimates: Sequence[tuple[int, float]], path: str | Path, window: int = 20
+) -> Path:
+    """An NTBEA run: each evaluation's fitness, its running mean over ``window`` evaluations, and the model's
+    estimate of the recommendation (``(evaluation, value)`` pairs)."""
+    values = np.asarray(fitness, dtype=float)
+    x = np.arange(1, len(values) + 1)
+    figure = constrained_figure(7.0, 3.8)
+    axes = figure.subplots()
+    axes.scatter(x, values, s=6, alpha=0.35, color="tab:gray", label="fitness")
+    running = np.convolve(values, np.ones(window), "valid") / window if len(values) >= window else values
+    axes.plot(x[len(x) - len(running) :], running, color="tab:blue", label=f"running mean ({window})")
+    steps, estimated = zip(*estimates) if estimates else ((), ())
+    axes.plot(steps, estimated, color="tab:red", label="model estimate of the recommendation")
+    axes.set_xlabel("evaluation")
+    axes.set_ylabel("fitness")
+    axes.legend(loc="best", fontsize=8)
+    return save(figure, path, dpi=90)
+
+
 __all__ = [
     "DPI",
     "bars_with_intervals",
@@ -310,9 +419,13 @@ __all__ = [
     "heatmap_table",
     "line_with_band",
     "moving_average",
+    "plot_alphazero_comparison",
+    "plot_alphazero_run",
     "plot_evolution",
     "plot_grouped_win_rates",
+    "plot_learning_curve",
     "plot_match_win_rates",
+    "plot_ntbea_history",
     "plot_moving_win_rate",
     "plot_paired_win_rates",
     "plot_qlnn_history",
@@ -322,5 +435,6 @@ __all__ = [
     "pyplot",
     "save",
     "subplots",
+    "wall_time_unit",
     "win_rate_axes",
 ]

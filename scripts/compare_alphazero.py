@@ -13,7 +13,7 @@ import csv
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from baselines.learners.alphazero.plots import plot_comparison
+from baselines.plots import plot_alphazero_comparison
 
 from ._args import OptionError, run_cli
 
@@ -76,7 +76,7 @@ def main(args: Args) -> dict[str, list[dict[str, str]]]:
                     f"{name:12s} iteration {row['iteration']:>3s} {minutes:6.1f} min  {column} "
                     f"{float(row[column]):.2f} [{float(row[column + '_low']):.2f}, {float(row[column + '_high']):.2f}]"
                 )
-    path = plot_comparison(Path(args.png), runs, args.opponent, args.title or f"score vs {args.opponent}")
+    path = plot_alphazero_comparison(Path(args.png), runs, args.opponent, args.title or f"score vs {args.opponent}")
     print(f"wrote {path}")
     return runs
 

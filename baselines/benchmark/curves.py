@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from baselines import plots
-from baselines.learners.evaluation import read_eval_rows, wall_time_unit
+from baselines.learners.evaluation import read_eval_rows
+from baselines.plots import wall_time_unit
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""Evaluation of a learning agent with the arena, the ``eval.csv`` log and the learning-curve plot.
+"""Evaluation of a learning agent with the arena and its ``eval.csv`` log (the learning curve is drawn by
+:func:`baselines.plots.plot_learning_curve`).
 
 :func:`~baselines.arena.evaluate_against` (re-exported here) plays seeded games with ``play_game``:
 game ``i`` uses the game seed ``seeds[i // n]`` with the learner in seat ``i % n`` (``n`` players) and
@@ -19,7 +20,7 @@ from typing import Any
 
 from baselines.arena import LEARNER_NAME, evaluate_against
 from baselines.arena.ratings import wilson_interval
-from baselines.runs import atomic_write, atomic_write_text, damaged_line, split_lines
+from baselines.runs import atomic_write_text, damaged_line, split_lines
 
 
 @dataclass(frozen=True)
@@ -174,51 +175,6 @@ def _parse_row(path: Path, number: int, header: list[str], line: bytes) -> EvalR
     return EvalRow(**values)
 
 
-# -- the plot -------------------------------------------------------------------------------------
-def plot_learning_curve(rows: Sequence[EvalRow], path: str | Path, title: str = "") -> None:
-    """Save a PNG (atomically): win rate (with 95% bands) against steps and against wall time, one line per
-    opponent."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    unit, seconds_per_unit = wall_time_unit(max((row.wall_seconds for row in rows), default=0.0))
-    figure, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
-    for opponent in dict.fromkeys(row.opponent for row in rows):
-        mine = sorted((row for row in rows if row.opponent == opponent), key=lambda row: row.steps)
-        for axis, x_of in zip(axes, (lambda row: row.steps, lambda row: row.wall_seconds / seconds_per_unit)):
-            x = [x_of(row) for row in mine]
-            line = axis.plot(x, [row.win_rate for row in mine], marker="o", markersize=3, label=opponent)[0]
-            low, high = [row.ci_low for row in mine], [row.ci_high for row in mine]
-            axis.fill_between(x, low, high, color=line.get_color(), alpha=0.2, linewidth=0)
-    _label_axes(axes, title, unit)
-    figure.tight_layout()
-    atomic_write(path, lambda temporary: figure.savefig(temporary, dpi=110, format="png"))
-    plt.close(figure)
-
-
-def wall_time_unit(longest_seconds: float) -> tuple[str, float]:
-    """``(name, seconds)`` of the unit that suits a wall-time axis reaching ``longest_seconds``."""
-    if longest_seconds < 120:
-        return "seconds", 1.0
-    if longest_seconds < 3 * 3600:
-        return "minutes", 60.0
-    return "hours", 3600.0
-
-
-def _label_axes(axes: Any, title: str, unit: str) -> None:
-    axes[0].set_xlabel("training steps")
-    axes[1].set_xlabel(f"wall time ({unit})")
-    axes[0].set_ylabel("win rate (draws count half), 95% CI")
-    for axis in axes:
-        axis.set_ylim(-0.02, 1.02)
-        axis.grid(alpha=0.3)
-    axes[0].legend(title="opponent", loc="lower right")
-    if title:
-        axes[0].figure.suptitle(title)
-
-
 AUTO = "auto"
 """The ``eval_opponents`` of a training run that stands for random plus the game's ``heuristic`` agent if it has
 one (:func:`baselines.learners.runner.opponents.evaluation_opponents`)."""
@@ -234,7 +190,6 @@ __all__ = [
     "cut_eval_history",
     "eval_row",
     "evaluate_against",
-    "plot_learning_curve",
     "read_eval_history",
     "read_eval_rows",
     "write_eval_rows",

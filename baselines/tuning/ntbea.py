@@ -44,6 +44,7 @@ import numpy as np
 
 from baselines.agent import SeedLike
 from baselines.distributed import Executor, make_executor, require_backend, runs_inline
+from baselines.plots import plot_ntbea_history
 from baselines.progress import progress_bar
 
 Fitness = Callable[[dict[str, Any], int, int], float]
@@ -155,22 +156,7 @@ class NTBEAResult:
 
     def plot(self, path: str | Path, window: int = 20) -> None:
         """Save a PNG: each fitness, its running mean over ``window`` evaluations, and the model estimate."""
-        from matplotlib.figure import Figure
-
-        fitness = np.array([row.fitness for row in self.history])
-        x = np.arange(1, len(fitness) + 1)
-        figure = Figure(figsize=(7.0, 3.8), layout="constrained")
-        axes = figure.subplots()
-        axes.scatter(x, fitness, s=6, alpha=0.35, color="tab:gray", label="fitness")
-        running = np.convolve(fitness, np.ones(window), "valid") / window if len(fitness) >= window else fitness
-        axes.plot(x[len(x) - len(running) :], running, color="tab:blue", label=f"running mean ({window})")
-        steps, values = zip(*self.estimates) if self.estimates else ((), ())
-        axes.plot(steps, values, color="tab:red", label="model estimate of the recommendation")
-        axes.set_xlabel("evaluation")
-        axes.set_ylabel("fitness")
-        axes.legend(loc="best", fontsize=8)
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        figure.savefig(path, dpi=90)
+        plot_ntbea_history([row.fitness for row in self.history], self.estimates, path, window)
 
 
 class NTBEA:

@@ -12,7 +12,7 @@ against other agents, and networks shipped with the package.
   ``resume`` continues a killed run.
 * :mod:`.agent`: :class:`AlphaZeroAgent`, a checkpoint as an agent (``make_agent("alphazero:checkpoint=...")``,
   ``make_agent("alphazero:pretrained", game)``).
-* :mod:`.pretrained`: the shipped networks; :mod:`.plots`: learning curves.
+* :mod:`.pretrained`: the shipped networks.
 
 Needs torch (the ``[sb3]`` or ``[dev]`` extra).
 """

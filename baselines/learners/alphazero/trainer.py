@@ -315,10 +315,10 @@ class AlphaZeroTrainer:
         write_history(self.out_dir / "history.csv", self.history)
 
     def _plot(self) -> Path:
-        from baselines.learners.alphazero.plots import plot_run
+        from baselines.plots import plot_alphazero_run
 
         title = f"AlphaZero ({self.settings.selfplay.search}) on {self.game_name} {self.config or ''}"
-        return plot_run(self.out_dir / "learning_curve.png", self.history, list(self.opponents), title)
+        return plot_alphazero_run(self.out_dir / "learning_curve.png", self.history, list(self.opponents), title)
 
 
 __all__ = [

@@ -18,8 +18,9 @@ from typing import Any
 from baselines.agent import Agent
 from baselines.arena import evaluate_against
 from baselines.factory import make_agent
-from baselines.learners.evaluation import EvalRow, eval_row, plot_learning_curve, write_eval_rows
+from baselines.learners.evaluation import EvalRow, eval_row, write_eval_rows
 from baselines.learners.runner.plan import TrainPlan
+from baselines.plots import plot_learning_curve
 
 
 @dataclass
