@@ -1,4 +1,4 @@
-"""RLlib adapter: every game as an RLlib ``MultiAgentEnv`` and a ready masked-PPO config.
+"""RLlib adapter: every game as an RLlib ``MultiAgentEnv``, registered under its name.
 
 RLlib's example masking module (``ActionMaskingTorchRLModule``) reads observations ``{"observations": ...,
 "action_mask": float32}`` and RLlib's default CNN reads planes channels-last ``(H, W, C)``, so the adapter
@@ -7,25 +7,24 @@ RLlib's example masking module (``ActionMaskingTorchRLModule``) reads observatio
   are), renames ``"observation"`` to ``"observations"`` and casts the mask to float32
   (:class:`RLlibObservations`, a plain PettingZoo wrapper);
 - hands that env to ``ray.rllib.env.wrappers.pettingzoo_env.PettingZooEnv`` (:func:`make_rllib_env`);
-- registers one RLlib env per game, ``boardenvs_<game>`` (:func:`register_rllib_envs`);
-- returns a small shared-policy self-play PPO config with action masking, a CNN sized from the planes or an MLP
-  for vectors, and the env checker off (it samples unmasked actions) (:func:`masked_ppo_config`).
+- registers one RLlib env per game, ``boardenvs_<game>`` (:func:`register_rllib_envs`).
+
+A learner's choices (networks, PPO hyper-parameters) are not the env's: the ready masked self-play PPO config is in
+the baselines, next to the RLlib trainer.
 
 Ray is optional: this module imports without it, and each function that needs it raises ``ImportError`` naming
 the extra to install, ``pip install "boardenvs[pipelines]"``.
 
 Example:
-    >>> import ray  # doctest: +SKIP
-    >>> from boardenvs.rllib import masked_ppo_config
-    >>> ray.init(num_cpus=2)  # doctest: +SKIP
-    >>> algo = masked_ppo_config("quoridor", board_size=5).build_algo()  # doctest: +SKIP
-    >>> result = algo.train()  # doctest: +SKIP
+    >>> from boardenvs.rllib import make_rllib_env
+    >>> env = make_rllib_env("quoridor", board_size=5)  # doctest: +SKIP
+    >>> observations, infos = env.reset(seed=0)  # doctest: +SKIP
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache, partial
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -44,8 +43,6 @@ OBSERVATIONS_KEY = "observations"
 """The observation key of RLlib's ``ActionMaskingTorchRLModule`` (PettingZoo's is ``"observation"``)."""
 ENV_PREFIX = "boardenvs_"
 """RLlib env names are ``boardenvs_<game>``."""
-SHARED_POLICY = "shared"
-"""The module id every seat maps to in :func:`masked_ppo_config` (self-play with one network)."""
 
 
 # -- ray as an optional import -------------------------------------------------------------------
@@ -204,9 +201,7 @@ def check_action_dict(action_dict: Any, acting: list[str]) -> None:
         missing = [agent for agent in acting if agent not in action_dict]
         extra = [agent for agent in given if agent not in acting]
         parts = ([f"misses {missing}"] if missing else []) + ([f"names {extra}, who are not to act"] if extra else [])
-        raise ValueError(
-            f"step's action dict must name exactly the agents to act, {acting}; it {' and '.join(parts)}"
-        )
+        raise ValueError(f"step's action dict must name exactly the agents to act, {acting}; it {' and '.join(parts)}")
 
 
 @cache
@@ -251,88 +246,3 @@ def register_rllib_envs() -> list[str]:
         register_env(rllib_env_name(game_name), _env_creator(game_name))
         names.append(rllib_env_name(game_name))
     return names
-
-
-def conv_filters(plane_shape: tuple[int, ...]) -> list[list[int]]:
-    """Small ``[channels, kernel, stride]`` conv layers for ``(H, W, C)`` planes: 3x3 "same" convolutions, the
-    second strided on boards larger than 8x8 so that the flattened features stay small."""
-    height, width = plane_shape[0], plane_shape[1]
-    stride = 2 if max(height, width) > 8 else 1
-    return [[16, 3, 1], [32, 3, stride]]
-
-
-def model_config(observation_shape: tuple[int, ...]) -> dict[str, Any]:
-    """RLlib ``model_config`` for an observation shape: a CNN for ``(H, W, C)`` planes, an MLP for vectors."""
-    if len(observation_shape) == 3:
-        return {"conv_filters": conv_filters(observation_shape), "head_fcnet_hiddens": [64]}
-    return {"fcnet_hiddens": [64, 64], "head_fcnet_hiddens": []}
-
-
-def masked_ppo_config(
-    game_name: str,
-    *,
-    train_batch_size: int = 512,
-    minibatch_size: int = 128,
-    num_epochs: int = 4,
-    lr: float = 3e-4,
-    seed: int | None = None,
-    raw: bool = False,
-    torch_threads: int | None = 1,
-    **env_kwargs: Any,
-) -> Any:
-    """A ready ``PPOConfig`` for masked self-play PPO on a game, sized for a small CPU.
-
-    One shared ``ActionMaskingTorchRLModule`` plays every seat (observations are egocentric), with a CNN or an MLP
-    from :func:`model_config`; sampling runs on the driver (no env runner actors, no learner actors) and the env
-    checker is off (it samples unmasked actions). Change anything on the returned config before ``build_algo()``.
-
-    Args:
-        game_name: A name from ``boardenvs.list_games()``.
-        train_batch_size: Env steps per training iteration.
-        minibatch_size: SGD minibatch size.
-        num_epochs: SGD passes over each train batch.
-        lr: Learning rate.
-        seed: Seed of the env runners and networks.
-        raw: Use the raw env (an illegal action raises) instead of the penalising one.
-        torch_threads: Torch threads of each process that samples (with no env runner actors, the driver, where the
-            learner runs too); one thread is far faster for these small networks on a busy small CPU. ``None``
-            leaves torch's setting alone.
-        **env_kwargs: Env kwargs passed as ``env_config`` (``preset``, game config fields).
-    """
-    require_ray()
-    from ray.rllib.algorithms.ppo import PPOConfig
-    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
-    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
-
-    register_rllib_envs()
-    env_config = {**env_kwargs, "raw": raw}
-    probe = make_aec_for_rllib(game_name, **env_kwargs)
-    observation_shape = probe.observation_space(probe.possible_agents[0])[OBSERVATIONS_KEY].shape
-    module = RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config=model_config(observation_shape))
-    return (
-        PPOConfig()
-        .environment(env=rllib_env_name(game_name), env_config=env_config, disable_env_checking=True)
-        .env_runners(num_env_runners=0, num_envs_per_env_runner=1, rollout_fragment_length="auto")
-        .learners(num_learners=0)
-        .multi_agent(policies={SHARED_POLICY}, policy_mapping_fn=_shared_policy)
-        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={SHARED_POLICY: module}))
-        .training(
-            train_batch_size_per_learner=train_batch_size, minibatch_size=minibatch_size, num_epochs=num_epochs, lr=lr
-        )
-        .debugging(seed=seed)
-        .callbacks(on_environment_created=partial(limit_torch_threads, torch_threads))
-    )
-
-
-def limit_torch_threads(threads: int | None, **kwargs: Any) -> None:
-    """An ``on_environment_created`` callback: ``torch.set_num_threads(threads)`` in the env runner's process."""
-    if threads is not None:
-        import torch
-
-        torch.set_num_threads(threads)
-
-
-def _shared_policy(agent_id: str, episode: Any = None, **kwargs: Any) -> str:
-    """Every seat plays with the one shared module."""
-    return SHARED_POLICY

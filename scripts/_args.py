@@ -1,14 +1,19 @@
 """Command lines built from an ``Args`` dataclass, and the one way every script runs and reports a wrong option.
 
-Every field of ``Args`` is one flag (``n_envs`` is ``--n-envs``) whose help is the field's docstring. A script's
-``cli(argv)`` is ``run_cli(Args, argv, run, description=__doc__, check=check_args)``:
+Every field of ``Args`` is one flag (``n_envs`` is ``--n-envs``) whose help is the field's docstring; a field whose
+type is a library settings dataclass (``settings: AlphaZeroSettings``) is flattened into one flag per settings field,
+so a script states only its own few options and the library's settings are parsed directly
+(:func:`baselines.settings.options_of`). A script's ``cli(argv)`` is ``run_cli(Args, argv, run,
+description=__doc__, check=check_args)``:
 
 1. **Parse.** Ints and floats are read and range-checked as the command line is parsed: an option takes the
-   :class:`Range` its ``Args.LIMITS`` gives it (a class attribute: the ranges the script knows, such as
-   ``{"games": COUNT}``), else :data:`INT_RANGE` (``0..2**31 - 1``) or :data:`FLOAT_RANGE` (``[0, 1e9]``); a
-   float is never NaN or an infinity.
-2. **Check.** ``Args(...)`` (its ``__post_init__``), then ``check(args)``: everything that can be checked before
-   any work starts (the game and its config, agent specs, files that must exist, JSON), with no side effect.
+   :class:`Range` of its settings field's ``metadata["range"]`` (:func:`baselines.settings.setting`), or the one
+   ``Args.LIMITS`` gives it (a class attribute: the ranges the script knows, such as ``{"games": COUNT}``), else
+   :data:`INT_RANGE` (``0..2**31 - 1``) or :data:`FLOAT_RANGE` (``[0, 1e9]``); a float is never NaN or an
+   infinity.
+2. **Check.** ``Args(...)`` and its nested settings (their ``__post_init__``), then ``check(args)``: everything
+   that can be checked before any work starts (the game and its config, agent specs, files that must exist,
+   JSON), with no side effect.
 3. **Run.** ``run(args)``: ``main`` and the printing.
 
 A wrong option at any step prints ``error: --flag: what is wrong`` to stderr and exits with status 2, without a
@@ -16,31 +21,39 @@ traceback (``--debug`` shows the traceback instead). An error names its flag thr
 :func:`about`), or by starting with the name of an ``Args`` field (``"seed must be >= 0"``, ``"game: unknown
 game"``): the library's own messages name their settings that way.
 
-A game config given as ``key=value`` flags is read by :func:`baselines.settings.parse_config`.
+A game config given as ``key=value`` flags is read by :func:`baselines.inputs.parse_config`.
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
-import dataclasses
-import functools
-import inspect
 import math
 import re
 import sys
-import textwrap
-import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
+from baselines.inputs import checked_game
+from baselines.settings import (  # noqa: F401  (the ranges are re-exported: the scripts' LIMITS use them)
+    COUNT,
+    COUNT_OR_ZERO,
+    FLOAT_RANGE,
+    FRACTION,
+    INT_RANGE,
+    MAX_INT,
+    POSITIVE,
+    WORKERS,
+    Option,
+    Range,
+    build,
+    options_of,
+)
+
 T = TypeVar("T")
 R = TypeVar("R")
 
-MAX_INT = 2**31 - 1
-"""The largest int option: every int a script passes on fits a C ``int`` and seeds every generator."""
 DEBUG_FLAG = "--debug"
 """The flag that shows the traceback of an error instead of the one-line message."""
 COMMAND_PREFIX = "boardenvs-"
@@ -50,99 +63,40 @@ REPORTED = (ValueError, TypeError, OSError, ImportError)
 that is not installed). In ``main`` only ``ValueError`` and ``OSError`` are: a ``TypeError`` there is a bug."""
 
 
-# -- ranges -----------------------------------------------------------------------------------------
-@dataclasses.dataclass(frozen=True)
-class Range:
-    """The values a numeric option allows: ``low..high`` for an int, ``[low, high]`` (``(low, high]`` when
-    ``open_low``) for a float.
-
-    >>> Range(1, 10).describe(int), Range(0.0, 1.0, open_low=True).describe(float)
-    ('an int in 1..10', 'a finite number in (0, 1]')
-    """
-
-    low: float
-    high: float
-    open_low: bool = False
-
-    def allows(self, value: float) -> bool:
-        """Whether ``value`` is in the range."""
-        return (self.low < value if self.open_low else self.low <= value) and value <= self.high
-
-    def describe(self, kind: type) -> str:
-        """The range in words, for an int or a float option."""
-        if kind is int:
-            return f"an int in {int(self.low)}..{int(self.high)}"
-        return f"a finite number in {'(' if self.open_low else '['}{self.low:g}, {self.high:g}]"
-
-
-INT_RANGE = Range(0, MAX_INT)
-"""The range of an int option its script does not declare (seeds, and counts where 0 means none)."""
-FLOAT_RANGE = Range(0.0, 1e9)
-"""The range of a float option its script does not declare."""
-COUNT = Range(1, 10**9)
-"""A count of games, steps, episodes, simulations, ... (at least one)."""
-COUNT_OR_ZERO = Range(0, 10**9)
-"""A count where 0 means none (or "the default")."""
-WORKERS = Range(1, 1024)
-"""Processes or actors working in parallel."""
-FRACTION = Range(0.0, 1.0)
-"""A probability or a share."""
-POSITIVE = Range(0.0, 1e9, open_low=True)
-"""A positive number (a learning rate, a temperature, seconds)."""
-
-
+# -- the parser -------------------------------------------------------------------------------------
 def option_range(cls: type, name: str) -> Range:
-    """The :class:`Range` of the numeric option ``name`` of the ``Args`` class ``cls``."""
-    declared: Mapping[str, Range] = getattr(cls, "LIMITS", {})
-    if name in declared:
-        return declared[name]
-    return INT_RANGE if _scalar_kind(typing.get_type_hints(cls)[name]) is int else FLOAT_RANGE
+    """The :class:`Range` of the numeric option ``name`` of the ``Args`` class ``cls`` (its settings field's
+    ``metadata["range"]``, else ``cls.LIMITS[name]``, else :data:`INT_RANGE` or :data:`FLOAT_RANGE`)."""
+    return option_named(cls, name).range
+
+
+def option_named(cls: type, name: str) -> Option:
+    """The option ``name`` (a flag name with underscores) of the ``Args`` class ``cls``."""
+    for option in options_of(cls):
+        if option.name == name:
+            return option
+    raise KeyError(f"{cls.__qualname__} has no option {name!r}")
 
 
 def flag_of(name: str) -> str:
-    """The flag of the ``Args`` field ``name``: ``n_envs`` -> ``--n-envs``."""
+    """The flag of the option ``name``: ``n_envs`` -> ``--n-envs``."""
     return "--" + name.replace("_", "-")
 
 
-# -- the parser -------------------------------------------------------------------------------------
-@functools.cache
-def field_docs(cls: type) -> dict[str, str]:
-    """The string literal under each field of a dataclass (its attribute docstring), inherited ones included:
-    an ``Args`` that extends a library's settings dataclass documents its fields there, once."""
-    docs: dict[str, str] = {}
-    for klass in reversed(cls.__mro__):
-        if dataclasses.is_dataclass(klass):
-            docs.update(_own_field_docs(klass))
-    return docs
-
-
-def _own_field_docs(cls: type) -> dict[str, str]:
-    tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
-    body = tree.body[0].body  # type: ignore[attr-defined]
-    docs: dict[str, str] = {}
-    for previous, node in zip(body, body[1:]):
-        is_doc = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
-        if is_doc and isinstance(previous, ast.AnnAssign) and isinstance(previous.target, ast.Name):
-            docs[previous.target.id] = str(node.value.value).strip()
-    return docs
-
-
-def _scalar_kind(hint: Any) -> Any:
-    """``int``/``float`` for a numeric option or a list of them, else the hint itself."""
-    return typing.get_args(hint)[0] if typing.get_origin(hint) is list else hint
-
-
-def number_parser(kind: type, bounds: Range) -> Callable[[str], Any]:
+def number_parser(kind: type, bounds: Range, optional: bool = False) -> Callable[[str], Any]:
     """The argparse ``type`` of an int or float option: the value, or ``ArgumentTypeError`` saying what the option
-    allows (a float is never NaN or infinite)."""
+    allows (a float is never NaN or infinite; an ``optional`` option also takes the word ``none``)."""
 
     def parse(text: str) -> Any:
+        if optional and text.strip().lower() == "none":
+            return None
         try:
             value = kind(text.strip())
         except (ValueError, OverflowError):
             value = None
         if value is None or (kind is float and not math.isfinite(value)) or not bounds.allows(value):
-            raise argparse.ArgumentTypeError(f"must be {bounds.describe(kind)}, got {text!r}")
+            allowed = bounds.describe(kind) + (" or none" if optional else "")
+            raise argparse.ArgumentTypeError(f"must be {allowed}, got {text!r}")
         return value
 
     parse.__name__ = kind.__name__
@@ -157,19 +111,18 @@ class _Parser(argparse.ArgumentParser):
         fail(message, f"{self.prog} --help lists the options")
 
 
-def _add_flag(parser: argparse.ArgumentParser, cls: type, f: dataclasses.Field, kind: Any, help_text: str) -> None:
-    flag = flag_of(f.name)
-    default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
-    scalar = _scalar_kind(kind)
-    bounds = f"; {option_range(cls, f.name).describe(scalar)}" if scalar in (int, float) else ""
-    help_text = f"{help_text} (default: {default!r}{bounds})".replace("%", "%%")
-    item_type = number_parser(scalar, option_range(cls, f.name)) if scalar in (int, float) else scalar
-    if kind is bool:
-        parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default, help=help_text)
-    elif typing.get_origin(kind) is list:
-        parser.add_argument(flag, nargs="*", type=item_type, default=default, help=help_text)
+def _add_flag(parser: argparse.ArgumentParser, option: Option) -> None:
+    flag, kind = flag_of(option.name), option.kind
+    numeric = kind in (int, float)
+    bounds = f"; {option.range.describe(kind)}" if numeric else ""
+    help_text = f"{option.help} (default: {option.default!r}{bounds})".replace("%", "%%")
+    item_type = number_parser(kind, option.range, option.optional) if numeric else kind
+    if option.hint is bool:
+        parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=option.default, help=help_text)
+    elif option.many:
+        parser.add_argument(flag, nargs="*", type=item_type, default=option.default, help=help_text)
     else:
-        parser.add_argument(flag, type=item_type, default=default, help=help_text)
+        parser.add_argument(flag, type=item_type, default=option.default, help=help_text)
 
 
 def program_name(cls: type) -> str:
@@ -185,19 +138,15 @@ def program_name(cls: type) -> str:
 
 
 def build_parser(cls: type, description: str | None = None) -> argparse.ArgumentParser:
-    """The parser of the dataclass ``cls``: one flag per field, and ``--debug``."""
+    """The parser of the dataclass ``cls``: one flag per option (:func:`baselines.settings.options_of`: one per
+    field, nested settings flattened), and ``--debug``."""
     parser = _Parser(
         prog=program_name(cls),
         description=description or cls.__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    docs = field_docs(cls)
-    hints = typing.get_type_hints(cls)
-    unknown = sorted(set(getattr(cls, "LIMITS", {})) - set(hints))
-    if unknown:
-        raise TypeError(f"{cls.__qualname__}.LIMITS names no field: {unknown}")
-    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
-        _add_flag(parser, cls, f, hints[f.name], docs.get(f.name, ""))
+    for option in options_of(cls):
+        _add_flag(parser, option)
     parser.add_argument(DEBUG_FLAG, action="store_true", help="on an error, show its traceback")
     return parser
 
@@ -209,7 +158,7 @@ def parse_args(cls: type[T], argv: Sequence[str] | None = None, description: str
     """
     namespace = vars(build_parser(cls, description).parse_args(argv))
     namespace.pop("debug")
-    return cls(**namespace)
+    return build(cls, namespace)
 
 
 # -- errors -----------------------------------------------------------------------------------------
@@ -248,16 +197,21 @@ def _without_prefix(message: str, field: str) -> str:
 
 
 def field_named(cls: type, message: str, renames: Mapping[str, str] | None = None) -> str | None:
-    """The ``Args`` field whose name (or flag, or dotted settings path) starts ``message``, if any.
+    """The option of the ``Args`` class ``cls`` whose name (or flag, or settings field, or dotted settings path)
+    starts ``message``, if any.
 
-    ``renames`` maps a library setting's name to the field that sets it (``{"games_per_iteration": "games"}``).
+    ``renames`` maps a library setting's name to the option that sets it (``{"games_per_iteration": "games"}``);
+    a settings field whose flag has another name (``metadata["flag"]``) needs none.
     """
     match = re.match(r"\s*(?:--)?([A-Za-z_][\w.-]*)", message)
     if match is None:
         return None
     name = match.group(1).replace("-", "_").rstrip(".").split(".")[-1]
     name = (renames or {}).get(name, name)
-    return name if name in {f.name for f in dataclasses.fields(cls)} else None  # type: ignore[arg-type]
+    options = options_of(cls)
+    exact = [option.name for option in options if option.name == name]
+    by_field = [option.name for option in options if option.path[-1] == name]
+    return (exact or by_field or [None])[0]
 
 
 def error_line(cls: type, error: BaseException, renames: Mapping[str, str] | None = None) -> str:
@@ -292,7 +246,7 @@ def run_cli(
     namespace = vars(build_parser(cls, description).parse_args(arguments))
     debug = namespace.pop("debug")
     try:
-        args = cls(**namespace)
+        args = build(cls, namespace)
         if check is not None:
             check(args)
     except REPORTED as error:
@@ -313,8 +267,6 @@ def _report(cls: type, error: BaseException, renames: Mapping[str, str] | None, 
 def check_game(game_name: str, config: list[str], game_field: str = "game", config_field: str = "config") -> Any:
     """The game ``game_name`` with the ``key=value`` ``config``; an :class:`OptionError` of ``game_field`` or
     ``config_field``."""
-    from baselines.settings import checked_game
-
     try:
         return checked_game(game_name, config)[0]
     except ValueError as error:

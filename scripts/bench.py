@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import boardenvs
-from baselines.settings import parse_config
+from baselines.inputs import parse_config
 from baselines.speed import (
     ALPHAZERO_ROUNDS,
     as_json,

@@ -30,8 +30,8 @@ from typing import Any, ClassVar
 from baselines.arena import tournament
 from baselines.distributed import WORKER_NICENESS_VARIABLE, require_backend
 from baselines.factory import make_agent
+from baselines.inputs import parse_config
 from baselines.plots import plot_rates_by_setup
-from baselines.settings import parse_config
 from boardenvs.registry import make_game
 
 from ._args import OptionError, Range, about, check_agents, check_game, names_in, run_cli

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
+from baselines.inputs import checked_game
 from baselines.learners.sb3.convert import Agreement, convert_zip
-from baselines.settings import checked_game
 
 from ._args import COUNT_OR_ZERO, OptionError, check_existing_file, check_game, run_cli
 

@@ -15,7 +15,7 @@ from typing import ClassVar
 from baselines.arena import evaluate_against
 from baselines.arena.ratings import wilson_interval
 from baselines.factory import make_agent
-from baselines.settings import parse_config
+from baselines.inputs import parse_config
 from boardenvs.registry import make_game
 
 from ._args import COUNT, check_agents, check_game, names_in, run_cli

@@ -14,35 +14,25 @@ network to ``PATH`` (the package ships ``gravwell_neuro_correct.json`` and ``...
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
 
-from baselines.learners.neuroevolution import (
-    HISTORY_FILE,
-    NETWORK_FILE,
-    EvolutionSettings,
-    Generation,
-    Network,
-    evolve,
-    resume_evolution,
-    save_network,
-    training_record,
-    write_history,
-)
-from baselines.plots import plot_evolution
-from baselines.runs import RunDirectory, require_run
-from baselines.settings import settings_from
+from baselines.learners.neuroevolution import HISTORY_FILE, NETWORK_FILE, EvolutionSettings, Generation, Network
+from baselines.learners.neuroevolution.runs import PLOT, run
+from baselines.runs import require_run
 
-from ._args import OptionError, Range, run_cli
+from ._args import OptionError, run_cli
 
-NETWORK, HISTORY, PLOT = NETWORK_FILE, HISTORY_FILE, "evolution.png"
+NETWORK, HISTORY = NETWORK_FILE, HISTORY_FILE
 
 
 @dataclass(frozen=True)
-class Args(EvolutionSettings):
-    """Evolve a neuro-evolution Gravwell agent (the evolution options are :class:`EvolutionSettings`'s)."""
+class Args:
+    """Evolve a neuro-evolution Gravwell agent: the evolution's settings (one flag per field of
+    :class:`EvolutionSettings`) and the script's own options."""
 
+    settings: EvolutionSettings = field(default_factory=EvolutionSettings)
+    """The evolution's settings, parsed field by field."""
     out: str = "runs/gravwell_neuro/correct"
     """Output folder: network.json, history.csv, evolution.png."""
     resume: bool = False
@@ -54,61 +44,12 @@ class Args(EvolutionSettings):
     progress: bool = True
     """Show a tqdm progress bar."""
 
-    LIMITS: ClassVar = {
-        "generations": Range(1, 10**6),
-        "children": Range(1, 1000),
-        **dict.fromkeys(("start_runs", "max_runs"), Range(1, 10**6)),
-        "runs_step": Range(0, 10**6),
-        "num_players": Range(2, 4),
-    }
-
-
-def resume_point(history: list[Generation], settings: EvolutionSettings) -> tuple[int, int | None]:
-    """``(next generation, games per candidate then)`` after the recorded ``history``."""
-    if not history:
-        return 0, None
-    last = history[-1]
-    runs = last.runs + settings.runs_step if last.wins > last.runs / 2 else last.runs
-    return last.generation + 1, min(runs, settings.max_runs)
-
 
 def main(args: Args) -> tuple[Network, list[Generation]]:
-    """Evolve (or continue) the run in ``args.out``; write its files; return the final network and history."""
-    settings = settings_from(args, EvolutionSettings)
-    out = Path(args.out)
-    if args.resume:
-        require_run(out, (NETWORK, HISTORY))  # before the folder is created or claimed
-    with RunDirectory(out, (NETWORK, HISTORY, PLOT), resume=args.resume, force=args.force):
-        history, parent = resume_evolution(out, settings, NETWORK, HISTORY) if args.resume else ([], None)
-        start, runs = resume_point(history, settings)
-        bar = _bar(args, start)
-
-        def save(record: Generation, network: Network) -> None:
-            history.append(record)
-            write_history(history, out / HISTORY)  # first: a kill before the network is saved redoes this generation
-            save_network(network, out / NETWORK, training_record(settings, history))
-            if bar is not None:
-                bar.update(1)
-                bar.set_postfix(runs=record.runs, wins=f"{record.wins:.0f}", nodes=record.nodes)
-
-        network, _ = evolve(settings, parent, start, runs, save) if start < settings.generations else (parent, [])
-        if bar is not None:
-            bar.close()
-        if network is None:
-            raise ValueError(f"{str(out)!r} holds no generation to resume from")
-        preset = "inert tractors" if settings.inert_tractors else "correct tractors"
-        plot_evolution(history, out / PLOT, f"Gravwell neuro-evolution, {settings.num_players} players, {preset}")
-        if args.export_json:
-            save_network(network, args.export_json, training_record(settings, history))
-    return network, history
-
-
-def _bar(args: Args, start: int) -> Any:
-    if not args.progress:
-        return None
-    from tqdm import tqdm
-
-    return tqdm(total=args.generations, initial=start, desc="generations", unit="gen")
+    """Evolve (or continue) the run in ``args.out`` (:func:`baselines.learners.neuroevolution.runs.run`); return
+    the final network and history."""
+    options = {"resume": args.resume, "force": args.force, "export_json": args.export_json}
+    return run(args.settings, args.out, **options, progress=args.progress)
 
 
 def check_args(args: Args) -> None:

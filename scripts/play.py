@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from baselines.arena.terminal import PlayResult, PlaySession, new_session
-from baselines.settings import parse_config
+from baselines.inputs import parse_config
 
 from ._args import OptionError, check_agents, check_game, run_cli
 

@@ -21,7 +21,7 @@ from typing import ClassVar
 from baselines.arena.match import play_game
 from baselines.arena.replays import log_replay, replay_from_record
 from baselines.factory import make_agent
-from baselines.settings import checked_game
+from baselines.inputs import checked_game
 from boardenvs.replay import REPLAY_FORMAT, Replay, load_replay
 from boardenvs.replay_html import replay_html
 

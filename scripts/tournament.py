@@ -29,7 +29,7 @@ from typing import ClassVar
 from baselines.arena import GameRecord, TournamentResult, tournament
 from baselines.arena.replays import replay_from_record
 from baselines.factory import make_agent
-from baselines.settings import parse_config
+from baselines.inputs import parse_config
 from boardenvs.core import Game
 from boardenvs.registry import make_game
 from boardenvs.replay_html import replay_html

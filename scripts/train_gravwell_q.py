@@ -10,7 +10,7 @@ over a moving window). ``--export-json PATH`` also writes the compact JSON table
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
@@ -18,32 +18,20 @@ import numpy as np
 
 from baselines.learners.gravwell_q import GravwellQAgent, GravwellQSettings, learn
 from baselines.plots import plot_moving_win_rate
-from baselines.settings import settings_from
 from boardenvs.games.gravwell import Gravwell
 
-from ._args import COUNT, FRACTION, POSITIVE, OptionError, Range, run_cli
+from ._args import COUNT, OptionError, run_cli
 
 
 @dataclass
 class Args:
-    """Train a Q-learning Gravwell agent."""
+    """Train a Q-learning Gravwell agent: the learning settings (one flag per field of :class:`GravwellQSettings`)
+    and the run's own options."""
 
     games: int = 20_000
     """Training games."""
-    representation: int = GravwellQSettings.representation
-    """Card-play state representation: 144 (relative positions) or 864 (also the turn)."""
-    temperature: float = GravwellQSettings.temperature
-    """Boltzmann exploration temperature T (> 0)."""
-    learning_rate: float = GravwellQSettings.learning_rate
-    """Learning rate alpha in (0, 1]."""
-    discount: float = GravwellQSettings.discount
-    """Discount factor lambda in [0, 1]."""
-    negative_factor: float = GravwellQSettings.negative_factor
-    """Negative reward reinforcement factor gamma in [1, 10] (multiplies backward movement)."""
-    reward_timing: str = GravwellQSettings.reward_timing
-    """'turn' (reward each turn) or 'round' (the round's movement on its last turn)."""
-    use_stop: bool = GravwellQSettings.use_stop
-    """Learn and use the Emergency Stop (--no-use-stop: never use it)."""
+    settings: GravwellQSettings = field(default_factory=GravwellQSettings)
+    """The learning settings, parsed field by field."""
     opponents: str = "random"
     """Opponent kind in all three other seats: random, random_no_es or tree."""
     inert_tractors: bool = False
@@ -59,15 +47,7 @@ class Args:
     export_json: str = ""
     """Also write the compact JSON table (settings, rounded tables, training facts) to this path."""
 
-    LIMITS: ClassVar = {
-        "games": COUNT,
-        "representation": Range(144, 864),
-        "temperature": POSITIVE,
-        "learning_rate": Range(0.0, 1.0, open_low=True),
-        "discount": FRACTION,
-        "negative_factor": Range(1.0, 10.0),
-        "window": COUNT,
-    }
+    LIMITS: ClassVar = {"games": COUNT, "window": COUNT}
 
 
 OPPONENTS = ("random", "random_no_es", "tree")
@@ -75,8 +55,7 @@ OPPONENTS = ("random", "random_no_es", "tree")
 
 
 def check_args(args: Args) -> None:
-    """The learning settings and the opponent kind, before any game."""
-    settings_from(args, GravwellQSettings)
+    """The opponent kind, before any game (the learning settings check themselves)."""
     if args.opponents not in OPPONENTS:
         raise OptionError("opponents", f"must be one of {list(OPPONENTS)}, got {args.opponents!r}")
 
@@ -87,7 +66,7 @@ def main(args: Args) -> tuple[GravwellQAgent, np.ndarray]:
         raise ValueError(f"games must be >= 1, got {args.games}")
     if args.window < 1:
         raise ValueError(f"window must be >= 1, got {args.window}")
-    agent = GravwellQAgent(args.seed, settings_from(args, GravwellQSettings))
+    agent = GravwellQAgent(args.seed, args.settings)
     game = Gravwell(num_players=4, inert_tractors=args.inert_tractors)
     wins = learn(agent, args.games, args.seed, args.opponents, game, args.progress)
     agent.save(args.out)
@@ -97,7 +76,7 @@ def main(args: Args) -> tuple[GravwellQAgent, np.ndarray]:
             "inert_tractors": args.inert_tractors, "final_window_win_rate": float(wins[-args.window :].mean()),
         }  # fmt: skip
         agent.export_json(args.export_json, training)
-    title = f"Q-learning {args.representation} states vs 3 {args.opponents}"
+    title = f"Q-learning {args.settings.representation} states vs 3 {args.opponents}"
     plot_moving_win_rate(
         wins, args.window, Path(args.out).with_suffix("").parent / (Path(args.out).stem + "_curve.png"), title
     )

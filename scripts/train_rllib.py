@@ -25,60 +25,36 @@ already holds one; ``--force`` replaces it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
-
 import torch
 
-from baselines.learners.rllib.runs import TrainResult, plan_training, train
+from baselines.learners.rllib.runs import RLlibRunResult, plan_training, train
 from baselines.learners.rllib.settings import RLlibSettings
-from baselines.settings import settings_from
 
-from ._args import COUNT, FRACTION, Range, run_cli
+from ._args import run_cli
 
-
-@dataclass
-class Args(RLlibSettings):
-    """Train RLlib masked PPO with self-play on a boardenvs game; evaluate it periodically in the arena."""
-
-    LIMITS: ClassVar = {
-        **dict.fromkeys(("steps", "eval_every", "eval_games", "snapshot_every", "train_batch_size",
-                         "minibatch_size"), COUNT),
-        "workers": Range(0, 1024),
-        "envs_per_worker": Range(1, 1024),
-        "keep_checkpoints": Range(0, 10**6),
-        "snapshot_slots": Range(1, 1000),
-        "num_epochs": Range(1, 10**4),
-        "conv_channels": Range(1, 4096),
-        "hidden": Range(1, 65536),
-        "lr": Range(0.0, 10.0, open_low=True),
-        "gamma": FRACTION,
-        "gae_lambda": FRACTION,
-        "entropy_coeff": Range(0.0, 100.0),
-        "clip_param": Range(0.0, 100.0, open_low=True),
-        **dict.fromkeys(("vf_loss_coeff", "kl_coeff", "grad_clip"), Range(0.0, 1e6)),
-    }  # fmt: skip
+Args = RLlibSettings
+"""The command line is the run's settings: one flag per field of :class:`RLlibSettings`, its help the field's docstring
+and a number's range the field's ``metadata``."""
 
 
-def main(args: Args) -> TrainResult:
+def main(args: RLlibSettings) -> RLlibRunResult:
     """Train as ``args`` say (one torch thread in the driver), checkpoint and evaluate periodically; return what
     was produced."""
-    settings = settings_from(args, RLlibSettings)
     torch.set_num_threads(1)
-    return train(settings)
+    return train(args)
 
 
-def cli(argv: list[str] | None = None) -> TrainResult:
+def cli(argv: list[str] | None = None) -> RLlibRunResult:
     """Entry point of ``python -m scripts.train_rllib``: train, then print the final evaluation."""
     return run_cli(Args, argv, _run, description=__doc__, check=check_args)
 
 
-def check_args(args: Args) -> None:
+def check_args(args: RLlibSettings) -> None:
     """Every check of the run (:func:`~baselines.learners.rllib.runs.plan_training`) before Ray starts."""
-    plan_training(settings_from(args, RLlibSettings))
+    plan_training(args)
 
 
-def _run(args: Args) -> TrainResult:
+def _run(args: Args) -> RLlibRunResult:
     result = main(args)
     minutes = result.wall_seconds / 60
     print(

@@ -29,43 +29,26 @@ A new run refuses an ``--out`` that already holds one; ``--force`` replaces it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
 
 import torch
 
-from baselines.learners.sb3.runs import SB3Settings, TrainResult, plan_training, run_folder, train
-from baselines.settings import settings_from
+from baselines.learners.sb3.runs import SB3RunResult, SB3Settings, plan_training, run_folder, train
 
-from ._args import COUNT, COUNT_OR_ZERO, FRACTION, OptionError, Range, run_cli
+from ._args import OptionError, run_cli
 
-
-@dataclass
-class Args(SB3Settings):
-    """Train MaskablePPO or a masked DQN on a boardenvs game; evaluate it periodically in the arena."""
-
-    LIMITS: ClassVar = {
-        **dict.fromkeys(("steps", "eval_every", "eval_games", "teacher_steps", "teacher_epochs", "n_steps",
-                         "n_epochs", "buffer_size", "target_update_interval", "snapshot_every"), COUNT),
-        **dict.fromkeys(("batch_size", "learning_starts"), COUNT_OR_ZERO),
-        "n_envs": Range(1, 1024),
-        **dict.fromkeys(("gamma", "exploration_fraction", "exploration_final_eps", "snapshot_share",
-                         "latest_share"), FRACTION),
-        "learning_rate": Range(0.0, 10.0),
-        "ent_coef": Range(0.0, 100.0),
-        "shaping": Range(0.0, 1e6),
-    }  # fmt: skip
+Args = SB3Settings
+"""The command line is the run's settings: one flag per field of :class:`SB3Settings`, its help the field's docstring
+and a number's range the field's ``metadata``."""
 
 
-def main(args: Args) -> TrainResult:
+def main(args: SB3Settings) -> SB3RunResult:
     """Train as ``args`` say (one torch thread), evaluate periodically, save the model; return what was produced."""
-    settings = settings_from(args, SB3Settings)
     torch.set_num_threads(1)
-    return train(settings)
+    return train(args)
 
 
-def check_args(args: Args) -> None:
+def check_args(args: SB3Settings) -> None:
     """Every check of the run (:func:`~baselines.learners.sb3.runs.plan_training`) before anything is written,
     and a ``--resume`` that names another folder than ``--out``."""
     if args.resume and args.out and Path(args.out).resolve() != run_folder(args.resume).resolve():
@@ -74,15 +57,15 @@ def check_args(args: Args) -> None:
             f"--resume {args.resume!r} continues the run in {str(run_folder(args.resume))!r} and writes there, "
             f"but --out names {args.out!r}: leave --out out, or resume the run in {args.out!r}",
         )
-    plan_training(settings_from(args, SB3Settings))
+    plan_training(args)
 
 
-def cli(argv: list[str] | None = None) -> TrainResult:
+def cli(argv: list[str] | None = None) -> SB3RunResult:
     """Entry point of ``python -m scripts.train_sb3``: train, then print the final evaluation."""
     return run_cli(Args, argv, _run, description=__doc__, check=check_args)
 
 
-def _run(args: Args) -> TrainResult:
+def _run(args: Args) -> SB3RunResult:
     result = main(args)
     print(f"{args.game} {' '.join(args.config)} {args.algo}: {result.steps} steps in {result.wall_seconds:.0f} s")
     for row in result.final_eval:

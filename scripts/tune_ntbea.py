@@ -21,18 +21,13 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar
 
 from baselines.factory import make_agent
-from baselines.settings import parse_config, settings_from
+from baselines.inputs import parse_config
 from baselines.tuning.tuning import TuneOutcome, TuneSettings, search_space, tune
 from boardenvs.registry import make_game
 
 from ._args import (
-    COUNT,
-    COUNT_OR_ZERO,
-    WORKERS,
-    Range,
     about,
     check_agents,
     check_backend_options,
@@ -42,8 +37,8 @@ from ._args import (
 
 
 @dataclass(frozen=True)
-class Args(TuneSettings):
-    """Tune an agent with NTBEA against an opponent (the tuning options are :class:`TuneSettings`'s)."""
+class Args:
+    """Tune an agent with NTBEA against an opponent (the tuning options are :class:`TuneSettings`'s, one flag each)."""
 
     game: str = "splendor"
     """Game name (see boardenvs.list_games())."""
@@ -51,25 +46,15 @@ class Args(TuneSettings):
     """Game config as key=value pairs; preset=<name> picks a registered preset."""
     out: str = "runs/ntbea"
     """Output folder (history.csv, fitness.png, best.json); empty to write nothing."""
-
-    LIMITS: ClassVar = {
-        "evaluations": COUNT,
-        "games_per_evaluation": COUNT,
-        "k": Range(0.0, 1e6),
-        "epsilon": Range(0.0, 1e6),
-        "neighbours": Range(1, 10**6),
-        "batch_size": Range(1, 10**4),
-        "workers": WORKERS,
-        "validate_games": COUNT_OR_ZERO,
-    }
+    settings: TuneSettings = field(default_factory=TuneSettings)
+    """The tuning run."""
 
 
 def main(args: Args) -> TuneOutcome:
     """Run the tuning described by ``args``, write the outputs, and return them."""
-    settings = settings_from(args, TuneSettings)
     config = parse_config(args.config)
     game = make_game(args.game, **config)
-    outcome = tune(args.game, config, settings)
+    outcome = tune(args.game, config, args.settings)
     if args.out:
         _write(outcome, args, game.spec.name)
     return outcome
@@ -83,9 +68,9 @@ def _write(outcome: TuneOutcome, args: Args, game_name: str) -> None:
     summary = {
         "game": game_name,
         "config": args.config,
-        "agent": args.agent,
-        "opponent": args.opponent,
-        "evaluations": args.evaluations,
+        "agent": args.settings.agent,
+        "opponent": args.settings.opponent,
+        "evaluations": args.settings.evaluations,
         "best": outcome.result.best,
         "best_estimate": outcome.result.best_estimate,
         "tuned_spec": outcome.tuned_spec,
@@ -97,13 +82,14 @@ def _write(outcome: TuneOutcome, args: Args, game_name: str) -> None:
 def check_args(args: Args) -> None:
     """Refuse a bad game, config, agent, opponent or search space (a JSON file that is not JSON included) before
     the first game; the budgets are checked by :class:`TuneSettings` itself."""
+    settings = args.settings
     check_game(args.game, args.config)
-    check_backend_options(args.backend, args.ray_address)
-    check_agents("agent", [args.agent], args.game)
-    check_agents("opponent", [args.opponent], args.game)
+    check_backend_options(settings.backend, settings.ray_address)
+    check_agents("agent", [settings.agent], args.game)
+    check_agents("opponent", [settings.opponent], args.game)
     with about("space"):
-        space = search_space(args.space, args.agent)
-        make_agent(args.agent, args.game, 0, {key: values[0] for key, values in space.items()})
+        space = search_space(settings.space, settings.agent)
+        make_agent(settings.agent, args.game, 0, {key: values[0] for key, values in space.items()})
 
 
 def cli(argv: list[str] | None = None) -> None:
@@ -114,7 +100,9 @@ def cli(argv: list[str] | None = None) -> None:
 def _run(args: Args) -> None:
     started = time.perf_counter()
     outcome = main(args)
-    print(f"{args.evaluations} evaluations in {time.perf_counter() - started:.1f} s, seed {args.seed}")
+    print(
+        f"{args.settings.evaluations} evaluations in {time.perf_counter() - started:.1f} s, seed {args.settings.seed}"
+    )
     print(f"best (model estimate {outcome.result.best_estimate:.3f}): {outcome.result.best}")
     print(f"tuned agent: {outcome.tuned_spec}")
     if outcome.validation:

@@ -31,6 +31,7 @@ from baselines.learners.alphazero.pretrained import pretrained_checkpoint, ship,
 from baselines.runs import RunDirectory
 from boardenvs.registry import make_game
 from scripts import train_alphazero
+from scripts._args import parse_args
 
 ROOT = Path(__file__).resolve().parents[1]
 SETTINGS = AlphaZeroSettings(
@@ -97,6 +98,7 @@ SELF_PLAY_WITH_WORKERS = """
 import sys
 import tests.toy_games
 from scripts import train_alphazero
+from scripts._args import parse_args
 
 train_alphazero.cli(sys.argv[1:])
 """
@@ -335,10 +337,10 @@ def test_the_script_says_a_run_stopped_before_its_first_state_starts_again(tmp_p
     (tmp_path / "replay").mkdir()
     (tmp_path / "replay" / "iteration_001.npz").write_bytes(b"a replay file of the stopped iteration")
     (tmp_path / "replay" / ".iteration_001.4242.tmp.npz").write_bytes(b"half of one, its writer killed")
-    args = train_alphazero.Args(
-        game="toy_tictactoe", iterations=1, games=1, simulations=3, fast_simulations=1, channels=4, blocks=1,
-        hidden=8, batch_size=8, eval_games=0, out=str(tmp_path), progress=False, resume=True,
-    )  # fmt: skip
+    flags = ["--game", "toy_tictactoe", "--iterations", "1", "--games", "1", "--simulations", "3",
+             "--fast-simulations", "1", "--channels", "4", "--blocks", "1", "--hidden", "8", "--batch-size", "8",
+             "--eval-games", "0", "--no-progress", "--resume", "--out", str(tmp_path)]  # fmt: skip
+    args = parse_args(train_alphazero.Args, flags)
     train_alphazero.main(args)
     assert "stopped before its first iteration finished, so it starts again" in capsys.readouterr().out
     assert (tmp_path / "state.pt").is_file() and not list(tmp_path.rglob("*.tmp*"))

@@ -230,9 +230,8 @@ def test_make_agent_takes_a_network_file(tmp_path: Path) -> None:
 
 def test_script_writes_its_files_and_a_resumed_run_equals_a_straight_one(tmp_path: Path) -> None:
     def args(out: Path, generations: int, **changes) -> evolve_gravwell.Args:
-        return evolve_gravwell.Args(
-            generations=generations, start_runs=4, num_players=2, seed=1, out=str(out), progress=False, **changes
-        )
+        settings = EvolutionSettings(generations=generations, start_runs=4, num_players=2, seed=1)
+        return evolve_gravwell.Args(settings, out=str(out), progress=False, **changes)
 
     evolve_gravwell.main(args(tmp_path / "a", 2))
     network, history = evolve_gravwell.main(args(tmp_path / "a", 4, resume=True))
@@ -283,9 +282,9 @@ def test_a_damaged_history_is_an_error_naming_file_line_and_column(tmp_path: Pat
         read_history(path)
 
 
-def evolve_args(out: Path, generations: int, **changes) -> evolve_gravwell.Args:
-    fields = {"start_runs": 2, "children": 1, "num_players": 2, "seed": 1, "progress": False, **changes}
-    return evolve_gravwell.Args(generations=generations, out=str(out), **fields)
+def evolve_args(out: Path, generations: int, resume: bool = False, seed: int = 1, **changes) -> evolve_gravwell.Args:
+    settings = EvolutionSettings(generations=generations, start_runs=2, children=1, num_players=2, seed=seed)
+    return evolve_gravwell.Args(settings, out=str(out), resume=resume, progress=False, **changes)
 
 
 def test_resume_without_a_run_says_there_is_nothing_to_resume_and_creates_nothing(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("boardenvs", "baselines")
 GAMES = ("quoridor", "splendor", "gravwell", "battle_sheep", "node_conquest")
 KERNEL = ("agent", "factory", "params", "progress", "extras", "runs", "workers", "distributed", "settings")
-KERNEL += ("pretrained", "schedules", "plots")
+KERNEL += ("pretrained", "schedules", "plots", "inputs")
 RUNGS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("kernel", tuple(f"baselines.{name}" for name in KERNEL)),
     ("search", ("baselines.search",)),
@@ -28,7 +28,7 @@ RUNGS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("arena", ("baselines.arena",)),
     ("learners", ("baselines.learners",)),
     ("tuning", ("baselines.tuning",)),
-    ("apps", ("baselines.benchmark", "baselines.web", "baselines")),
+    ("apps", ("baselines.benchmark", "baselines.speed", "baselines.web", "baselines")),
 )
 """The ladder inside ``baselines``, bottom to top (docs/design.md §1): each rung's module prefixes (a prefix names
 the module and everything under it; ``baselines`` alone is the package's ``__init__``, which imports the families so
@@ -147,7 +147,7 @@ def rung_of(module: str) -> int | None:
     best: tuple[int, int] | None = None
     for index, (_, prefixes) in enumerate(RUNGS):
         for prefix in prefixes:
-            inside = module == prefix or module.startswith(prefix + ".")
+            inside = module == prefix or (prefix != "baselines" and module.startswith(prefix + "."))
             if inside and (best is None or len(prefix) > best[0]):
                 best = (len(prefix), index)
     return None if best is None else best[1]

@@ -13,7 +13,7 @@ from baselines.factory import format_spec, make_agent, parse_spec
 from baselines.search.rhea import RHEAAgent
 from baselines.tuning.game_fitness import GameFitness, head_to_head
 from baselines.tuning.ntbea import NTBEA, NTupleModel
-from baselines.tuning.tuning import search_space
+from baselines.tuning.tuning import TuneSettings, search_space
 from scripts.tune_ntbea import Args, main
 
 OPTIMUM = {"a": 3, "b": "high", "c": 0.5, "d": False}
@@ -137,10 +137,11 @@ def test_game_fitness_rotates_seats_and_is_reproducible() -> None:
 
 
 def test_tuning_rhea_on_a_toy_game_through_the_script(tmp_path) -> None:
-    args = Args(
-        game="toy_tictactoe", config=[], agent="rhea:budget=40", space="rhea", opponent="random", evaluations=6,
-        batch_size=2, validate_games=2, out=str(tmp_path), progress=False,
+    settings = TuneSettings(
+        agent="rhea:budget=40", space="rhea", opponent="random", evaluations=6, batch_size=2, validate_games=2,
+        progress=False,
     )  # fmt: skip
+    args = Args(game="toy_tictactoe", config=[], out=str(tmp_path), settings=settings)
     outcome = main(args)
     assert len(outcome.result.history) == 6 and len(outcome.validation) == 2
     assert outcome.tuned_spec.startswith("rhea:budget=40:")
@@ -162,7 +163,7 @@ def test_search_spaces_of_the_script(tmp_path) -> None:
     with pytest.raises(ValueError, match="space must be one of"):
         search_space("nope", "rhea")
     with pytest.raises(ValueError, match="evaluations must be >= 1"):
-        main(Args(evaluations=0, progress=False, out=""))
+        main(Args(out="", settings=TuneSettings(evaluations=0, progress=False)))
 
 
 def test_splendor_paper_rows_table_and_plot(tmp_path) -> None:

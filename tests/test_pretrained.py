@@ -16,12 +16,12 @@ from baselines.arena import play_game  # noqa: E402
 from baselines.factory import make_agent  # noqa: E402
 from baselines.learners.alphazero import pretrained as alphazero_pretrained  # noqa: E402
 from baselines.learners.sb3 import pretrained as sb3_pretrained  # noqa: E402
-from baselines.learners.sb3.agent import read_model_card  # noqa: E402
+from baselines.learners.sb3.model_card import read_model_card  # noqa: E402
 from baselines.learners.sb3.runs import SB3Settings, train  # noqa: E402
 from baselines.pretrained import Shelf, game_config  # noqa: E402
 from boardenvs.registry import make_game  # noqa: E402
 
-COMMAND = "python -m scripts.benchmark --budget full --games quoridor --learners ppo"
+COMMAND = "python -m scripts.learner_benchmark --budget full --games quoridor --learners ppo"
 
 
 @pytest.fixture(scope="module")

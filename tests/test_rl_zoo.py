@@ -28,9 +28,9 @@ from stable_baselines3.common.callbacks import BaseCallback  # noqa: E402
 from stable_baselines3.common.vec_env import VecEnvWrapper  # noqa: E402
 
 from baselines.learners.sb3 import rl_zoo  # noqa: E402
-from baselines.learners.sb3.agent import load_model  # noqa: E402
 from baselines.learners.sb3.convert import convert_zip  # noqa: E402
 from baselines.learners.sb3.evaluate import evaluate_model  # noqa: E402
+from baselines.learners.sb3.loading import load_model  # noqa: E402
 from baselines.learners.sb3.policies import PPO_DEFAULTS, policy_kwargs_for  # noqa: E402
 from baselines.learners.sb3.ppo import SelfMaskingMultiInputPolicy  # noqa: E402
 from boardenvs.envs import game_entry, gym_env_id  # noqa: E402

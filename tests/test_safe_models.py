@@ -33,11 +33,15 @@ from sb3_contrib import MaskablePPO  # noqa: E402
 
 from baselines.factory import make_agent  # noqa: E402
 from baselines.learners.sb3 import pretrained as sb3_pretrained  # noqa: E402
-from baselines.learners.sb3.agent import SB3Agent, load_model, model_steps, save_model  # noqa: E402
+from baselines.learners.sb3.agent import SB3Agent  # noqa: E402
 from baselines.learners.sb3.convert import sample_positions  # noqa: E402
+from baselines.learners.sb3.loading import load_model, model_steps  # noqa: E402
+from baselines.learners.sb3.model_files import description_path, weights_path  # noqa: E402
 from baselines.learners.sb3.policies import make_model  # noqa: E402
+from baselines.learners.sb3.policy_model import PolicyModel  # noqa: E402
 from baselines.learners.sb3.runs import SB3Settings, plan_training, restore_run, train  # noqa: E402
-from baselines.learners.sb3.safe import PolicyModel, UnsafeModelError, description_path, weights_path  # noqa: E402
+from baselines.learners.sb3.safe import UnsafeModelError  # noqa: E402
+from baselines.learners.sb3.saving import save_model  # noqa: E402
 from baselines.learners.sb3.training import OpponentMix, make_vec_env  # noqa: E402
 from baselines.pretrained import Shelf, game_config  # noqa: E402
 from boardenvs.observations import encode_observation  # noqa: E402
@@ -191,7 +195,7 @@ def plant_shelf(folder: Path, file: str, algo: str = "ppo") -> None:
     """A shelf in ``folder`` whose index names ``file`` for Quoridor 3x3."""
     folder.mkdir(parents=True, exist_ok=True)
     entry = {"file": file, "game": "quoridor", "config": game_config(make_game("quoridor", **GAME)), "algo": algo,
-             "command": "python -m scripts.benchmark", "notes": ""}  # fmt: skip
+             "command": "python -m scripts.learner_benchmark", "notes": ""}  # fmt: skip
     (folder / "index.json").write_text(json.dumps([entry]))
 
 

@@ -20,14 +20,16 @@ from baselines.arena import play_game, tournament  # noqa: E402
 from baselines.factory import make_agent  # noqa: E402
 from baselines.learners.evaluation import evaluate_against  # noqa: E402
 from baselines.learners.sb3 import MASKED_Q_VALUE, MaskedDQN, SB3Agent, SnapshotPool, make_model, policy_kwargs_for  # noqa: E402
-from baselines.learners.sb3.agent import load_model, read_model_card, save_model, sidecar_path  # noqa: E402
 from baselines.learners.sb3.dqn import mask_q_values  # noqa: E402
+from baselines.learners.sb3.loading import load_model  # noqa: E402
+from baselines.learners.sb3.model_card import read_model_card  # noqa: E402
+from baselines.learners.sb3.model_files import sidecar_path, weights_path  # noqa: E402
 from baselines.learners.sb3.policies import (  # noqa: E402
     MASK_FEATURES_MAX,
     PlanesExtractor,
     VectorExtractor,
 )
-from baselines.learners.sb3.safe import weights_path  # noqa: E402
+from baselines.learners.sb3.saving import save_model  # noqa: E402
 from baselines.learners.sb3.selfplay import SnapshotCallback, list_snapshots, snapshot_path  # noqa: E402
 from baselines.learners.sb3.training import IllegalActionCounter, OpponentMix, make_training_env, make_vec_env  # noqa: E402
 from boardenvs.registry import list_games, make_game  # noqa: E402

@@ -31,7 +31,9 @@ from baselines.learners.sb3 import (  # noqa: E402
     save_model,
 )
 from baselines.learners.sb3 import pretrained as sb3_pretrained  # noqa: E402
-from baselines.learners.sb3.safe import PolicyModel, description_path, load_policy  # noqa: E402
+from baselines.learners.sb3.model_files import description_path  # noqa: E402
+from baselines.learners.sb3.policy_model import PolicyModel  # noqa: E402
+from baselines.learners.sb3.safe_reader import load_policy  # noqa: E402
 from boardenvs.envs import gym_env_id  # noqa: E402
 from boardenvs.registry import make_game  # noqa: E402
 

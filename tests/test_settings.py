@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 
 import pytest
 
-from baselines.settings import parse_config, settings_from
+from baselines.inputs import parse_config
+from baselines.settings import settings_from
 
 
 @dataclass
@@ -69,56 +69,77 @@ def test_the_settings_check_their_values_as_usual() -> None:
         settings_from(QArgs(), QSettings)
 
 
-def test_the_training_scripts_get_the_settings_their_flags_name() -> None:
+def test_the_q_learning_scripts_parse_the_learning_settings_directly() -> None:
     from baselines.learners.gravwell_q import GravwellQSettings
     from baselines.learners.tabular_q import TabularQSettings as QSettings
     from scripts import train_gravwell_q, train_tabular_q
+    from scripts._args import parse_args
 
-    tabular = train_tabular_q.Args(learning_rate=0.3, epsilon_final="0.05", temperature=0.7)
-    assert settings_from(tabular, QSettings) == QSettings(
-        learning_rate=0.3, discount=tabular.discount, exploration=tabular.exploration, epsilon=tabular.epsilon,
-        epsilon_final=0.05, temperature=0.7, initial_value=tabular.initial_value,
-    )  # fmt: skip
-    gravwell = train_gravwell_q.Args(representation=864, reward_timing="round", use_stop=False)
-    expected = GravwellQSettings(864, 1.0, 0.7, 0.2, 10.0, "round", False)
-    assert settings_from(gravwell, GravwellQSettings) == expected
+    flags = ["--learning-rate", "0.3", "--epsilon-final", "0.05", "--temperature", "0.7", "--resume"]
+    tabular = parse_args(train_tabular_q.Args, flags)
+    assert tabular.settings == QSettings(learning_rate=0.3, epsilon_final=0.05, temperature=0.7) and tabular.resume
+    assert parse_args(train_tabular_q.Args, ["--epsilon-final", "none"]).settings.epsilon_final is None
+    assert parse_args(train_tabular_q.Args, []).settings == QSettings()
+    gravwell = parse_args(
+        train_gravwell_q.Args, ["--representation", "864", "--reward-timing", "round", "--no-use-stop"]
+    )
+    assert gravwell.settings == GravwellQSettings(864, 1.0, 0.7, 0.2, 10.0, "round", False)
+    assert parse_args(train_gravwell_q.Args, []).settings == GravwellQSettings()
 
 
-def test_the_alphazero_script_maps_its_flags_like_the_hand_written_mapping() -> None:
+def test_the_qlnn_script_takes_comma_separated_hidden_widths() -> None:
+    pytest.importorskip("torch")
+    from baselines.learners.qlnn import QLNNSettings
+    from scripts import train_qlnn
+    from scripts._args import parse_args
+
+    flags = ["--hidden", "128,128", "--activation", "relu", "--replay", "20000", "--epsilon-decay", "0.6"]
+    expected = QLNNSettings(hidden=(128, 128), activation="relu", replay=20000, epsilon_decay=0.6)
+    assert parse_args(train_qlnn.Args, train_qlnn.split_lists(flags)).settings == expected
+    for hidden in (["--hidden=128,128"], ["--hidden", "128", "128"], ["--hidden", "128, 128,"]):
+        assert parse_args(train_qlnn.Args, train_qlnn.split_lists(hidden)).settings.hidden == (128, 128)
+    assert train_qlnn.split_lists(["--hidden="]) == ["--hidden", ""]
+    assert parse_args(train_qlnn.Args, []).settings == QLNNSettings()
+
+
+def test_the_evolution_script_parses_the_evolution_settings_directly() -> None:
+    from baselines.learners.neuroevolution import EvolutionSettings
+    from scripts import evolve_gravwell
+    from scripts._args import parse_args
+
+    args = parse_args(
+        evolve_gravwell.Args, ["--generations", "5", "--num-players", "2", "--inert-tractors", "--resume"]
+    )
+    assert args.settings == EvolutionSettings(generations=5, num_players=2, inert_tractors=True) and args.resume
+    assert parse_args(evolve_gravwell.Args, []).settings == EvolutionSettings()
+
+
+def test_the_alphazero_script_parses_the_trainers_settings_directly() -> None:
     pytest.importorskip("torch")
     from baselines.learners.alphazero import AlphaZeroSettings, NetworkConfig, SelfPlaySettings
     from scripts import train_alphazero
+    from scripts._args import parse_args
 
-    args = train_alphazero.Args(
-        games=7, simulations=9, fast_simulations=3, channels=16, batch_size=32, workers=2, seed=5
-    )
-    settings = settings_from(
-        args, AlphaZeroSettings, renames=train_alphazero.RENAMES, defaults=train_alphazero.UNEXPOSED
-    )
-    selfplay = SelfPlaySettings(
-        "gumbel", 9, exploration=args.exploration, temperature_plies=args.temperature_plies,
-        gumbel_actions=args.gumbel_actions, full_search_fraction=args.full_search_fraction,
-        fast_simulations=args.fast_simulations,
+    flags = "--games 7 --simulations 9 --fast-simulations 3 --channels 16 --batch-size 32 --workers 2 --seed 5"
+    args = parse_args(train_alphazero.Args, [*flags.split(), "--selfplay-batch-size", "4", "--minutes", "0"])
+    assert args.settings == AlphaZeroSettings(
+        games_per_iteration=7, selfplay=SelfPlaySettings(simulations=9, fast_simulations=3, batch_size=4),
+        network=NetworkConfig(channels=16), batch_size=32, workers=2, seed=5,
     )  # fmt: skip
-    assert settings == AlphaZeroSettings(
-        iterations=args.iterations, games_per_iteration=7, selfplay=selfplay,
-        network=NetworkConfig(channels=16, blocks=args.blocks, hidden=args.hidden),
-        buffer_iterations=args.buffer_iterations, epochs=args.epochs, batch_size=32, learning_rate=args.learning_rate,
-        score_weight=args.score_weight, arena_games=args.arena_games, accept_threshold=args.accept_threshold,
-        eval_games=args.eval_games, eval_every=args.eval_every, eval_opponents=tuple(args.eval_opponents),
-        sparring=args.sparring, sparring_fraction=args.sparring_fraction, warm_start=args.warm_start,
-        warm_start_games=args.warm_start_games, device=args.device, workers=2, seed=5,
-    )  # fmt: skip
-    assert settings.selfplay.batch_size == SelfPlaySettings().batch_size  # not the trainer's batch_size
+    assert args.settings.time_budget_minutes is None and args.settings.eval_simulations is None
+    budget = parse_args(train_alphazero.Args, ["--minutes", "2.5", "--eval-simulations", "6"]).settings
+    assert (budget.time_budget_minutes, budget.eval_simulations) == (2.5, 6)
+    assert parse_args(train_alphazero.Args, []).settings == AlphaZeroSettings()
 
 
-def test_every_field_of_the_sb3_script_is_a_run_setting() -> None:
+def test_the_sb3_script_parses_the_run_settings_themselves() -> None:
     pytest.importorskip("sb3_contrib")
     from baselines.learners.sb3.runs import SB3Settings
-    from scripts.train_sb3 import Args as SB3Args
+    from scripts import train_sb3
+    from scripts._args import parse_args
 
-    assert [f.name for f in dataclasses.fields(SB3Args)] == [f.name for f in dataclasses.fields(SB3Settings)]
-    assert dataclasses.asdict(settings_from(SB3Args(), SB3Settings)) == dataclasses.asdict(SB3Args())
+    assert train_sb3.Args is SB3Settings
+    assert parse_args(SB3Settings, ["--n-envs", "2", "--ent-coef", "0"]) == SB3Settings(n_envs=2, ent_coef=0.0)
 
 
 def test_game_configs_are_read_as_python_literals() -> None:

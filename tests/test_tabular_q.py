@@ -318,8 +318,9 @@ def _csv_rows(path: Path) -> list[dict[str, str]]:
 def test_script_runs_end_to_end(tmp_path: Path, game: str, config: list[str], opponents: str) -> None:
     out = tmp_path / "run"
     args = train_tabular_q.Args(
-        game=game, config=config, episodes=120, opponents=opponents, epsilon=0.3, epsilon_final="0.05",
-        eval_every=40, eval_games=8, out=str(out), progress=False,
+        game=game, config=config, episodes=120, opponents=opponents,
+        settings=TabularQSettings(epsilon=0.3, epsilon_final=0.05), eval_every=40, eval_games=8, out=str(out),
+        progress=False,
     )  # fmt: skip
     agent, history = train_tabular_q.main(args)
     rows = _csv_rows(out / "history.csv")
@@ -339,4 +340,43 @@ def test_script_cli_reports_the_result(tmp_path: Path, capsys: pytest.CaptureFix
     printed = capsys.readouterr().out
     assert "trained 60 episodes" in printed and "vs random:" in printed and str(out / "table.npz") in printed
     with pytest.raises(ValueError, match="temperature"):
-        train_tabular_q.main(train_tabular_q.Args(game="toy_countdown", temperature=0.0, out=str(out)))
+        train_tabular_q.main(
+            train_tabular_q.Args(game="toy_countdown", settings=TabularQSettings(temperature=0.0), out=str(out))
+        )
+
+
+def test_a_run_resumes_its_table_and_cuts_nothing_it_keeps(tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    from baselines.learners.tabular_q.runs import run
+
+    out = tmp_path / "run"
+
+    def settings(**changes: object) -> SimpleNamespace:
+        fields = {
+            "game": "toy_countdown",
+            "config": [],
+            "episodes": 40,
+            "opponents": "random",
+            "eval_every": 20,
+            "eval_games": 4,
+            "eval_opponent": "random",
+            "seed": 0,
+            "out": str(out),
+            "progress": False,
+        }
+        return SimpleNamespace(**{**fields, **changes})
+
+    run(settings(), TabularQSettings())
+    with pytest.raises(FileExistsError, match="--resume"):
+        run(settings(), TabularQSettings())
+    result = run(settings(resume=True), TabularQSettings())
+    episodes = [point.episode for point in result.history]
+    assert episodes == [0, 20, 40, 60, 80] == [int(row["episode"]) for row in _csv_rows(out / "history.csv")]
+    assert sorted({int(row["steps"]) for row in _csv_rows(out / "eval.csv")}) == episodes
+    assert result.steps == 80 and result.final_eval[0].steps == 80
+    training = result.agent.table.training
+    assert (training["episodes"], training["start_steps"], training["target_steps"]) == (80, 40, 80)
+    with pytest.raises(ValueError, match="opponents: unknown agent 'nobody'"):
+        run(settings(opponents="nobody", out=str(tmp_path / "other")), TabularQSettings())
+    assert not (tmp_path / "other").exists()

@@ -20,9 +20,10 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
-from baselines.learners.sb3.agent import CARD_IN_ZIP, SB3Agent, model_steps  # noqa: E402
-from baselines.learners.sb3.runs import SB3Settings, find_checkpoint, plan_training, read_checkpoint  # noqa: E402
-from baselines.settings import settings_from  # noqa: E402
+from baselines.learners.sb3.agent import SB3Agent  # noqa: E402
+from baselines.learners.sb3.loading import model_steps  # noqa: E402
+from baselines.learners.sb3.model_card import CARD_IN_ZIP  # noqa: E402
+from baselines.learners.sb3.runs import find_checkpoint, plan_training, read_checkpoint  # noqa: E402
 from scripts.train_sb3 import Args, cli, main  # noqa: E402
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -165,9 +166,9 @@ def test_bad_arguments_are_rejected_before_training(overrides: dict[str, Any], m
 def test_resuming_a_model_of_another_shape_or_algorithm_is_rejected(trained_run: Any, tmp_path) -> None:
     resume = str(trained_run.model_path)
     with pytest.raises(ValueError, match=r"resume: .*\(10, 3, 3\) with 18 actions.*\(10, 5, 5\) with 58 actions"):
-        plan_training(settings_from(small_args(tmp_path, config=["board_size=5"], resume=resume), SB3Settings))
+        plan_training(small_args(tmp_path, config=["board_size=5"], resume=resume))
     with pytest.raises(ValueError, match=r"resume: .* is a ppo model, but algo='dqn'"):
-        plan_training(settings_from(small_args(tmp_path, algo="dqn", resume=resume), SB3Settings))
+        plan_training(small_args(tmp_path, algo="dqn", resume=resume))
 
 
 def test_trained_models_play_in_the_tournament_script(trained_run: Any) -> None:

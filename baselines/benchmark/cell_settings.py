@@ -9,7 +9,7 @@ from typing import Any
 
 from baselines.benchmark.jobs import CellJob
 from baselines.benchmark.table import SCRIPTED, SELFPLAY, Budget, Cell
-from baselines.settings import parse_config
+from baselines.inputs import parse_config
 
 
 def with_settings(settings: Any, pairs: Iterable[str], reserved: Iterable[str] = ()) -> Any:

@@ -15,9 +15,9 @@ from baselines.benchmark.cell_settings import alphazero_settings, learner_settin
 from baselines.benchmark.evaluation import final_evaluation
 from baselines.benchmark.jobs import RESULT, SPEC, CellJob, Trained, read_result
 from baselines.benchmark.table import SB3_LEARNERS, SCRIPTED, UNITS
+from baselines.inputs import parse_config
 from baselines.learners.evaluation import EvalRow
 from baselines.runs import atomic_write_text
-from baselines.settings import parse_config
 from boardenvs.registry import make_game
 
 

@@ -14,8 +14,8 @@ from baselines.benchmark.cell_settings import SAMPLED_LEARNERS, alphazero_settin
 from baselines.benchmark.jobs import CellJob
 from baselines.benchmark.table import SB3_LEARNERS, SCRIPTED
 from baselines.factory import make_agent
+from baselines.inputs import parse_config
 from baselines.learners.evaluation import EvalRow, eval_row
-from baselines.settings import parse_config
 from boardenvs.core import Game
 from boardenvs.registry import make_game
 

@@ -12,14 +12,14 @@ from baselines.benchmark.cell_settings import alphazero_settings, learner_settin
 from baselines.benchmark.evaluation import curve_rows
 from baselines.benchmark.jobs import CellJob, Trained
 from baselines.benchmark.table import SELFPLAY
+from baselines.inputs import parse_config
 from baselines.learners.evaluation import EvalRow, read_eval_rows, write_eval_rows
-from baselines.settings import parse_config
 from boardenvs.registry import make_game
 
 
 def train_sb3(job: CellJob) -> Trained:
     """Train an SB3 cell: resume its run from the newest checkpoint if it has one, else start it."""
-    from baselines.learners.sb3.agent import read_model_card
+    from baselines.learners.sb3.model_card import read_model_card
     from baselines.learners.sb3.runs import find_checkpoint, train
 
     run = job.folder / "run"

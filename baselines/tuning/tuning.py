@@ -22,6 +22,7 @@ from baselines.arena.ratings import wilson_interval
 from baselines.distributed import check_backend
 from baselines.factory import format_spec, make_agent, parse_spec
 from baselines.search.rhea_params import PLAN_VALUES, RHEA_SEARCH_SPACE, parse_rhea_params
+from baselines.settings import COUNT, COUNT_OR_ZERO, WORKERS, Range, setting
 from baselines.tuning.game_fitness import GameFitness, head_to_head
 from baselines.tuning.ntbea import NTBEA, NTBEAResult, check_space
 
@@ -43,26 +44,26 @@ class TuneSettings:
     """Search space: rhea, ef, rhea+ef, or a JSON file name -> list of values."""
     opponent: str = "rhea:preset=bmrh_r1"
     """Opponent: rhea[:key=value:...] or an agent name of baselines.factory (random, osla, buyer, heuristic...)."""
-    evaluations: int = 200
+    evaluations: int = setting(200, COUNT)
     """NTBEA budget: fitness evaluations (>= 1)."""
-    games_per_evaluation: int = 1
+    games_per_evaluation: int = setting(1, COUNT)
     """Games per fitness evaluation (>= 1)."""
-    k: float = 1.0
+    k: float = setting(1.0, Range(0.0, 1e6))
     """UCB exploration weight (seed 002: 1)."""
-    epsilon: float = 0.7
+    epsilon: float = setting(0.7, Range(0.0, 1e6))
     """Added to the arm counts of the exploration bonus (seed 002: 0.7)."""
-    neighbours: int = 50
+    neighbours: int = setting(50, Range(1, 10**6))
     """Mutants drawn per NTBEA iteration (>= 1)."""
-    batch_size: int = 2
+    batch_size: int = setting(2, Range(1, 10**4))
     """Mutants evaluated per iteration (the parallelism; results depend on it, not on --workers)."""
-    workers: int = 1
+    workers: int = setting(1, WORKERS)
     """Processes (or Ray actors with --backend ray) evaluating in parallel (1 = inline)."""
     backend: str = "local"
     """Where the evaluations run: local (processes of this machine) or ray (Ray actors); results do not depend on
     it."""
     ray_address: str = ""
     """Ray cluster to join with --backend ray (host:port); empty: start a local Ray."""
-    validate_games: int = 0
+    validate_games: int = setting(0, COUNT_OR_ZERO)
     """After tuning, games of the recommendation against the opponent (0 = skip)."""
     seed: int = 0
     """Seed of the search and of every game."""

@@ -1,6 +1,7 @@
 """RLlib on every game through ``boardenvs.rllib``: the ``MultiAgentEnv`` (RLlib's observation keys, channels-last
-planes, zero-sum episode ends) and one masked self-play PPO iteration per game with no illegal move (the raw env
-raises on one); bad options give errors that name them."""
+planes, zero-sum episode ends) and one masked self-play PPO iteration per game
+(``baselines.learners.rllib.masked_ppo``) with no illegal move (the raw env raises on one); bad options give errors
+that name them."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pytest
 pytest.importorskip("ray.rllib")
 import ray  # noqa: E402
 
+from baselines.learners.rllib import masked_ppo  # noqa: E402
 from boardenvs import rllib  # noqa: E402
 from boardenvs.registry import make_game  # noqa: E402
 from tests.pipelines.cases import CASES, SMALL_CONFIGS  # noqa: E402
@@ -73,7 +75,7 @@ def test_the_multi_agent_env_speaks_rllib(game: str, config: dict[str, Any]) -> 
 
 @pytest.mark.parametrize(("game", "config"), CASES)
 def test_one_masked_ppo_iteration(ray_session: None, game: str, config: dict[str, Any]) -> None:
-    config_ = rllib.masked_ppo_config(
+    config_ = masked_ppo.masked_ppo_config(
         game, train_batch_size=128, minibatch_size=64, num_epochs=1, seed=0, raw=True, **config
     )
     algo = config_.build_algo()
@@ -82,13 +84,15 @@ def test_one_masked_ppo_iteration(ray_session: None, game: str, config: dict[str
     finally:
         algo.stop()
     assert result["env_runners"]["num_env_steps_sampled"] >= 128
-    assert rllib.SHARED_POLICY in result["learners"]
+    assert masked_ppo.SHARED_POLICY in result["learners"]
 
 
 @pytest.mark.parametrize("game", sorted(SMALL_CONFIGS))
 def test_masked_ppo_runs_out_of_the_box_on_the_default_config(ray_session: None, game: str) -> None:
     """No game config, the default model: one tiny iteration (the full-size games, 12x12 Battle Sheep included)."""
-    algo = rllib.masked_ppo_config(game, train_batch_size=64, minibatch_size=64, num_epochs=1, raw=True).build_algo()
+    algo = masked_ppo.masked_ppo_config(
+        game, train_batch_size=64, minibatch_size=64, num_epochs=1, raw=True
+    ).build_algo()
     try:
         result = algo.train()
     finally:
@@ -113,8 +117,11 @@ def test_an_illegal_action_raises_in_the_raw_env_and_is_penalised_by_default() -
 @pytest.mark.parametrize(
     ("make_actions", "message"),
     [
-        (lambda agent, other, action: {other: action}, r"exactly the agents to act, \['player_0'\]; it misses "
-         r"\['player_0'\] and names \['player_1'\], who are not to act"),
+        (
+            lambda agent, other, action: {other: action},
+            r"exactly the agents to act, \['player_0'\]; it misses "
+            r"\['player_0'\] and names \['player_1'\], who are not to act",
+        ),
         (lambda agent, other, action: {}, r"misses \['player_0'\]$"),
         (lambda agent, other, action: {agent: action, other: action}, r"names \['player_1'\], who are not to act"),
         (lambda agent, other, action: {"player_9": action}, r"names \['player_9'\]"),
@@ -169,9 +176,9 @@ def test_a_vector_game_refuses_channels_last() -> None:
 
 
 def test_conv_filters_shrink_only_large_boards() -> None:
-    assert rllib.conv_filters((5, 5, 10)) == [[16, 3, 1], [32, 3, 1]]
-    assert rllib.conv_filters((12, 12, 13))[-1][-1] == 2
-    assert "conv_filters" not in rllib.model_config((335,))
+    assert masked_ppo.conv_filters((5, 5, 10)) == [[16, 3, 1], [32, 3, 1]]
+    assert masked_ppo.conv_filters((12, 12, 13))[-1][-1] == 2
+    assert "conv_filters" not in masked_ppo.model_config((335,))
 
 
 def test_missing_ray_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -20,6 +20,7 @@ import torch
 from torch import nn
 
 from baselines.runs import atomic_write, check_zip
+from baselines.settings import Range, setting
 from boardenvs.core import Game
 
 M = TypeVar("M", bound=nn.Module)
@@ -35,9 +36,9 @@ class NetworkConfig:
         hidden: width of the MLP trunk (vector observations) and of the value head, >= 1.
     """
 
-    channels: int = 64
-    blocks: int = 2
-    hidden: int = 128
+    channels: int = setting(64, Range(1, 4096))
+    blocks: int = setting(2, Range(0, 1000))
+    hidden: int = setting(128, Range(1, 65536))
 
     def __post_init__(self) -> None:
         for name, low in (("channels", 1), ("blocks", 0), ("hidden", 1)):

@@ -24,6 +24,7 @@ from baselines.agent import Agent
 from baselines.learners.alphazero.evaluator import NetworkEvaluator, relative_values
 from baselines.params import choice_param, float_param, int_param
 from baselines.search.mcts import MCTSAgent
+from baselines.settings import COUNT, FRACTION, POSITIVE, Range, setting
 from boardenvs.core import Game, Symmetry
 
 
@@ -63,16 +64,16 @@ class SelfPlaySettings:
     """
 
     search: str = "gumbel"
-    simulations: int = 32
-    exploration: float = 1.0
-    temperature_plies: int = 10
-    dirichlet_fraction: float = 0.25
-    dirichlet_alpha: float = 0.3
-    batch_size: int = 8
-    determinizations: int = 4
-    gumbel_actions: int = 16
-    full_search_fraction: float = 1.0
-    fast_simulations: int = 8
+    simulations: int = setting(32, COUNT)
+    exploration: float = setting(1.0, Range(0.0, 1e6))
+    temperature_plies: int = setting(10, Range(0, 10**6))
+    dirichlet_fraction: float = setting(0.25, FRACTION)
+    dirichlet_alpha: float = setting(0.3, POSITIVE)
+    batch_size: int = setting(8, Range(1, 10**6))
+    determinizations: int = setting(4, Range(1, 10**4))
+    gumbel_actions: int = setting(16, Range(1, 10**4))
+    full_search_fraction: float = setting(1.0, Range(0.0, 1.0, open_low=True))
+    fast_simulations: int = setting(8, COUNT)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "search", choice_param("search", self.search, SEARCHES))

@@ -8,6 +8,7 @@ from baselines.distributed import check_backend
 from baselines.learners.alphazero.network import NetworkConfig, resolve_device
 from baselines.learners.alphazero.selfplay import SelfPlaySettings
 from baselines.params import float_param, int_param
+from baselines.settings import COUNT, COUNT_OR_ZERO, FRACTION, WORKERS, Range, setting
 
 SCRIPTED = "scripted"
 """The ``eval_opponents`` entry that stands for the game's default scripted agent."""
@@ -15,7 +16,8 @@ SCRIPTED = "scripted"
 
 @dataclass(frozen=True)
 class AlphaZeroSettings:
-    """Everything :class:`AlphaZeroTrainer` does.
+    """Everything :class:`AlphaZeroTrainer` does (``scripts/train_alphazero.py`` has a flag per field; the
+    metadata of a field gives its flag's range, and its name when not the field's: ``--games``, ``--minutes``).
 
     Attributes:
         iterations: self-play / train rounds, >= 1.
@@ -41,9 +43,9 @@ class AlphaZeroSettings:
         keep_warm_start: the warm start's examples stay in every replay window instead of ageing out like an
             iteration's (the imitation keeps anchoring the policy while self-play trains the values).
         eval_simulations: simulations per move of the network's player in gating and evaluation, >= 1
-            (``None``: ``selfplay.simulations``).
+            (``None``: ``selfplay.simulations``; on the command line 0 means none).
         time_budget_minutes: stop after the first iteration whose cumulative self-play and training time
-            reaches it, > 0 (``None``: run every iteration).
+            reaches it, > 0 (``None``: run every iteration; ``--minutes``, where 0 means none).
         workers: processes (or Ray actors) that play the self-play games (1: this process, locally), >= 1; each
             runs torch on one thread and every game keeps its own seed.
         backend: where the self-play games run: ``"local"`` (processes of this machine) or ``"ray"`` (``workers``
@@ -56,29 +58,29 @@ class AlphaZeroSettings:
         seed: everything random derives from it.
     """
 
-    iterations: int = 10
-    games_per_iteration: int = 100
+    iterations: int = setting(10, Range(1, 10**6))
+    games_per_iteration: int = setting(100, COUNT, flag="games")
     selfplay: SelfPlaySettings = field(default_factory=SelfPlaySettings)
     network: NetworkConfig = field(default_factory=NetworkConfig)
-    buffer_iterations: int = 4
-    epochs: int = 4
-    batch_size: int = 64
-    learning_rate: float = 1e-3
-    weight_decay: float = 1e-4
-    score_weight: float = 0.25
-    arena_games: int = 0
-    accept_threshold: float = 0.6
-    eval_games: int = 20
-    eval_every: int = 1
+    buffer_iterations: int = setting(4, Range(1, 10**6))
+    epochs: int = setting(4, Range(1, 10**6))
+    batch_size: int = setting(64, Range(1, 10**6))
+    learning_rate: float = setting(1e-3, Range(0.0, 10.0, open_low=True))
+    weight_decay: float = setting(1e-4, Range(0.0, 1e6))
+    score_weight: float = setting(0.25, Range(0.0, 1e6))
+    arena_games: int = setting(0, COUNT_OR_ZERO)
+    accept_threshold: float = setting(0.6, FRACTION)
+    eval_games: int = setting(20, COUNT_OR_ZERO)
+    eval_every: int = setting(1, COUNT)
     eval_opponents: tuple[str, ...] = ("random", SCRIPTED)
     sparring: str = ""
-    sparring_fraction: float = 0.0
+    sparring_fraction: float = setting(0.0, FRACTION)
     warm_start: str = ""
-    warm_start_games: int = 0
+    warm_start_games: int = setting(0, COUNT_OR_ZERO)
     keep_warm_start: bool = False
-    eval_simulations: int | None = None
-    time_budget_minutes: float | None = None
-    workers: int = 1
+    eval_simulations: int | None = setting(None, COUNT_OR_ZERO, none=0)
+    time_budget_minutes: float | None = setting(None, Range(0.0, 1e7), flag="minutes", none=0.0)
+    workers: int = setting(1, WORKERS)
     backend: str = "local"
     ray_address: str = ""
     device: str = "auto"

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from baselines.settings import FRACTION, POSITIVE, Range, setting
+
 REPRESENTATIONS = (144, 864)
 REWARD_TIMINGS = ("turn", "round")
 
 
 @dataclass(frozen=True)
 class GravwellQSettings:
-    """Learning settings (paper Table 1 defaults; the temperature is not given in the paper).
+    """Learning settings (paper Table 1 defaults; the temperature is not given in the paper). The fields are
+    ``scripts/train_gravwell_q.py``'s learning options (the ranges in their ``metadata`` bound the command line).
 
     Attributes:
         representation: 144 (relative positions) or 864 (also the turn).
@@ -19,14 +22,14 @@ class GravwellQSettings:
         discount: ``λ`` in [0, 1].
         negative_factor: ``γ`` in [1, 10], multiplies backward movement.
         reward_timing: "turn" (each turn) or "round" (whole round on the last turn).
-        use_stop: learn and use the Emergency Stop; False declines it always.
+        use_stop: learn and use the Emergency Stop; False (``--no-use-stop``) declines it always.
     """
 
-    representation: int = 144
-    temperature: float = 1.0
-    learning_rate: float = 0.7
-    discount: float = 0.2
-    negative_factor: float = 10.0
+    representation: int = setting(144, Range(144, 864))
+    temperature: float = setting(1.0, POSITIVE)
+    learning_rate: float = setting(0.7, Range(0.0, 1.0, open_low=True))
+    discount: float = setting(0.2, FRACTION)
+    negative_factor: float = setting(10.0, Range(1.0, 10.0))
     reward_timing: str = "turn"
     use_stop: bool = True
 

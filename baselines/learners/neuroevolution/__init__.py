@@ -1,5 +1,7 @@
 """The neuro-evolution agent of seed 000 (Gravitas, §3.3): a card-preference network evolved by simplified FS-NEAT.
 
+An evolution run (its folder, resume, generation log and plot) is :func:`.runs.run`.
+
 **The network** scores the cards of the hand; the agent commits the card with the highest preference.
 
 * Inputs (``NUM_INPUTS`` = 24, raw numbers as in the seed): for each of the 6 hand slots (the hand in

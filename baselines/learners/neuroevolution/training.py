@@ -14,6 +14,7 @@ from baselines.games.gravwell.agents import RandomNoStopAgent
 from baselines.learners.neuroevolution.agent import NeuroevolutionAgent
 from baselines.learners.neuroevolution.mutation import mutate
 from baselines.learners.neuroevolution.network import Network
+from baselines.settings import Range, setting
 from boardenvs.games.gravwell import Gravwell
 from boardenvs.games.gravwell.movement import WARP_GATE
 
@@ -21,19 +22,19 @@ from boardenvs.games.gravwell.movement import WARP_GATE
 @dataclass(frozen=True)
 class EvolutionSettings:
     """How :func:`evolve` runs: the seed's final method, with its numbers where it gives them (the fields are
-    ``scripts/evolve_gravwell.py``'s options)."""
+    ``scripts/evolve_gravwell.py``'s options; the ranges in their ``metadata`` bound the command line)."""
 
-    generations: int = 300
+    generations: int = setting(300, Range(1, 10**6))
     """Generations to run (>= 1)."""
-    children: int = 3
+    children: int = setting(3, Range(1, 1000))
     """Mutated children per generation (>= 1; 3 is the seed's four-way selection)."""
-    start_runs: int = 20
+    start_runs: int = setting(20, Range(1, 10**6))
     """Games per candidate in the first generation (>= 1; the seed's r = 20)."""
-    runs_step: int = 2
+    runs_step: int = setting(2, Range(0, 10**6))
     """Games added after a generation whose best candidate won more than half (>= 0; the seed's 2)."""
-    max_runs: int = 200
+    max_runs: int = setting(200, Range(1, 10**6))
     """The most games per candidate (>= start_runs)."""
-    num_players: int = 4
+    num_players: int = setting(4, Range(2, 4))
     """Players per game: 2, 3 or 4 (the seed: 4)."""
     inert_tractors: bool = False
     """Evolve on the paper engine's preset (tractors move nothing)."""

@@ -1,5 +1,8 @@
 """Seed 004's Q-learning neural network (§2.2, §4.7, §4.8): :class:`QLNNAgent` and :func:`train`.
 
+A training run (its folder, arena evaluation and curves) is :func:`.runs.run`, on the shared run skeleton
+(:mod:`baselines.learners.runner`).
+
 * **Network.** An MLP from the acting seat's flattened observation (``game.observe(view, player)``) to one
   value per action of the game. The agent plays the legal action of largest value (illegal actions masked;
   the thesis tries the best action and then the next best until one is legal, which is the same move).

@@ -31,6 +31,8 @@ class QLNNAgent(BaseAgent):
             raise TypeError(f"weights must be a QNetwork or a path, got {type(weights).__name__}")
         self.network: QNetwork | None = QNetwork.load(weights) if isinstance(weights, (str, Path)) else weights
         self._checked: Game | None = None
+        self.illegal_predictions = 0
+        """Illegal actions played (always 0: illegal actions are masked; the run skeleton counts them)."""
 
     def network_for(self, game: Game) -> QNetwork:
         """The network, loading the shipped one and checking it matches ``game`` on first use."""

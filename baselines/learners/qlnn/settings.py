@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from baselines.params import choice_param, float_param, int_param
 from baselines.schedules import LinearDecay
+from baselines.settings import COUNT_OR_ZERO, FRACTION, Range, setting
 
 ACTIVATIONS = ("sigmoid", "tanh", "relu")
 OPTIMIZERS = ("sgd", "adam")
@@ -13,34 +14,35 @@ OPTIMIZERS = ("sgd", "adam")
 
 @dataclass(frozen=True)
 class QLNNSettings:
-    """Network and learning settings; a bad field raises ``ValueError`` naming it.
+    """Network and learning settings; a bad field raises ``ValueError`` naming it. The fields are
+    ``scripts/train_qlnn.py``'s network and learning options (the ranges in their ``metadata`` bound the command
+    line)."""
 
-    Attributes:
-        hidden: hidden layer widths (the thesis' fig. 5.1: 160, 187).
-        activation: hidden activation, ``sigmoid`` (thesis era), ``tanh`` or ``relu``.
-        optimizer: ``sgd`` (plain, the thesis' "network learning rate") or ``adam``.
-        learning_rate: the optimizer's step size.
-        discount: ``γ`` per own decision (the thesis gives no value).
-        epsilon, epsilon_final, epsilon_decay: ε-greedy from ``epsilon`` to ``epsilon_final``, linearly over the
-            first ``epsilon_decay`` share of the episodes.
-        shaping: weight of the potential-based reward ``γΦ(s') - Φ(s)``, ``Φ = (d_opp - d_me) / cells`` (0: none).
-        replay: replay buffer size (0: one update per decision on that decision alone, as the thesis).
-        batch_size: mini-batch size with replay.
-        target_sync: copy the network into the target network every this many updates (0: no target network).
-    """
-
-    hidden: tuple[int, ...] = (160, 187)
+    hidden: tuple[int, ...] = setting((160, 187), Range(1, 10**6))
+    """Hidden layer widths (the thesis' fig. 5.1: 160, 187); on the command line comma-separated (128,128)."""
     activation: str = "sigmoid"
+    """Hidden activation: sigmoid (thesis era), tanh or relu."""
     optimizer: str = "sgd"
-    learning_rate: float = 0.01
-    discount: float = 0.9
-    epsilon: float = 1.0
-    epsilon_final: float = 0.05
-    epsilon_decay: float = 1.0
-    shaping: float = 0.0
-    replay: int = 0
-    batch_size: int = 64
-    target_sync: int = 0
+    """sgd (plain, the thesis' "network learning rate") or adam."""
+    learning_rate: float = setting(0.01, Range(0.0, 10.0, open_low=True))
+    """The optimizer's step size."""
+    discount: float = setting(0.9, FRACTION)
+    """Discount γ per own decision (the thesis gives no value)."""
+    epsilon: float = setting(1.0, FRACTION)
+    """ε of the ε-greedy policy at the start."""
+    epsilon_final: float = setting(0.05, FRACTION)
+    """ε at the end of the decay."""
+    epsilon_decay: float = setting(1.0, Range(0.0, 1.0, open_low=True))
+    """Share of the episodes over which ε decays linearly from epsilon to epsilon_final."""
+    shaping: float = setting(0.0, Range(0.0, 1e6))
+    """Weight of the potential-based reward γΦ(s') - Φ(s), Φ = (d_opp - d_me) / cells, the path-length
+    difference (0: terminal reward only)."""
+    replay: int = setting(0, COUNT_OR_ZERO)
+    """Replay buffer size (0: one online update per decision on that decision alone, as the thesis)."""
+    batch_size: int = setting(64, Range(1, 10**6))
+    """Mini-batch size with replay."""
+    target_sync: int = setting(0, COUNT_OR_ZERO)
+    """Copy the network into the target network every this many updates (0: no target network)."""
 
     def __post_init__(self) -> None:
         hidden = tuple(int_param("hidden", width, 1) for width in self.hidden)

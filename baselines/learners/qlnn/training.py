@@ -44,10 +44,18 @@ def evaluation_point(
 ) -> QLNNPoint:
     """Evaluate ``agent`` over ``games`` seat-rotated games; ``head`` is (episode, ε, seconds, train score)."""
     from baselines.arena import evaluate_against
+
+    results = evaluate_against(game, agent, opponent, games, seed) if games else (0, 0, 0)
+    return scored_point(head, results)
+
+
+def scored_point(head: tuple[int, float, float, float], results: tuple[int, int, int]) -> QLNNPoint:
+    """The row of ``head`` (episode, ε, seconds, train score) with the evaluation's ``(wins, draws, losses)``:
+    its score (draws half) and 95% Wilson interval (NaN without games)."""
     from baselines.arena.ratings import wilson_interval
 
-    wins, draws, losses = evaluate_against(game, agent, opponent, games, seed) if games else (0, 0, 0)
-    points = wins + 0.5 * draws
+    wins, draws, losses = results
+    games, points = wins + draws + losses, wins + 0.5 * draws
     score = points / games if games else math.nan
     low, high = wilson_interval(points, games) if games else (math.nan, math.nan)
     return QLNNPoint(*head, games, wins, draws, losses, score, low, high)

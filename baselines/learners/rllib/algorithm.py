@@ -1,7 +1,7 @@
 """The RLlib side of a run: the PPO config, snapshot slots, the illegal-move metric and a local Ray.
 
-:func:`ppo_config` starts from the suite's :func:`boardenvs.rllib.masked_ppo_config` (masked module, CNN or MLP from
-the game's observation, one torch thread per sampling process) and swaps in the training env
+:func:`ppo_config` starts from :func:`~baselines.learners.rllib.masked_ppo.masked_ppo_config` (masked module, CNN
+or MLP from the game's observation, one torch thread per sampling process) and swaps in the training env
 (:class:`~baselines.learners.rllib.env.TableEnv`, registered as ``boardenvs_table``), the modules (``shared``,
 trained, plus the frozen ``snapshot_<k>`` slots when snapshots play, listed in ``policies_to_train`` as not
 trained), the agent-to-module mapping (:func:`~baselines.learners.rllib.env.module_for_agent`) and the PPO
@@ -19,9 +19,10 @@ from contextlib import contextmanager
 from typing import Any
 
 from baselines.learners.rllib.env import TableEnv, module_for_agent, snapshot_modules
+from baselines.learners.rllib.masked_ppo import SHARED_POLICY, masked_ppo_config, model_config
 from baselines.learners.rllib.settings import RLlibSettings
 from baselines.learners.runner.opponents import OpponentMix
-from boardenvs.rllib import OBSERVATIONS_KEY, SHARED_POLICY, masked_ppo_config, model_config, require_ray
+from boardenvs.rllib import OBSERVATIONS_KEY, require_ray
 
 TABLE_ENV = "boardenvs_table"
 """The RLlib (tune) name of :class:`TableEnv`."""
@@ -44,7 +45,8 @@ def register_table_env() -> str:
 
 
 def network_config(settings: RLlibSettings, observation_shape: tuple[int, ...]) -> dict[str, Any]:
-    """RLlib's ``model_config``: :func:`boardenvs.rllib.model_config` with the settings' layers where given."""
+    """RLlib's ``model_config``: :func:`~baselines.learners.rllib.masked_ppo.model_config` with the settings' layers
+    where given."""
     model = {**model_config(observation_shape), "vf_share_layers": settings.share_layers}
     planes = len(observation_shape) == 3
     if planes and settings.conv_channels:

@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from baselines.learners.rllib.masked_ppo import SHARED_POLICY
 from baselines.runs import atomic_write_text
 from boardenvs.core import Game
 from boardenvs.registry import make_game
-from boardenvs.rllib import SHARED_POLICY
 
 CHECKPOINTS_DIR = "checkpoints"
 """The folder of a run that holds its checkpoints."""

@@ -30,8 +30,9 @@ import numpy as np
 
 from baselines.agent import Agent
 from baselines.factory import make_agent
+from baselines.learners.rllib.masked_ppo import SHARED_POLICY
 from baselines.learners.runner.opponents import SELF, SNAPSHOT, OpponentMix
-from boardenvs.rllib import SHARED_POLICY, make_aec_for_rllib
+from boardenvs.rllib import make_aec_for_rllib
 
 try:  # ray is optional: this module imports without it (doctest collection); the env itself needs it
     from ray.rllib.env.multi_agent_env import MultiAgentEnv

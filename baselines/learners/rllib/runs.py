@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from baselines.inputs import checked_game, split_names
 from baselines.learners.evaluation import EvalRow, cut_eval_history
 from baselines.learners.rllib.agent import RLlibAgent
 from baselines.learners.rllib.algorithm import (
@@ -71,7 +72,6 @@ from baselines.learners.runner import (
     training_opponents,
 )
 from baselines.runs import RunDirectory
-from baselines.settings import checked_game, split_names
 from boardenvs.core import Game, check_int
 from boardenvs.registry import game_entry
 
@@ -80,7 +80,7 @@ RUN_OUTPUTS: tuple[str, ...] = ("eval.csv", "learning_curve.png", CHECKPOINTS_DI
 
 
 @dataclass
-class TrainResult(RunResult):
+class RLlibRunResult(RunResult):
     """What a training run produced (besides :class:`~baselines.learners.runner.RunResult`'s fields).
 
     Attributes:
@@ -281,7 +281,7 @@ def build_algorithm(settings: RLlibSettings, plan: TrainPlan) -> Any:
 
 
 # -- the run ------------------------------------------------------------------------------------------
-def train(settings: RLlibSettings) -> TrainResult:
+def train(settings: RLlibSettings) -> RLlibRunResult:
     """Check ``settings``, claim the output folder, start a local Ray (unless one runs), train (or go on training)
     with periodic checkpoints and evaluations; return what was produced.
 
@@ -307,7 +307,7 @@ def train(settings: RLlibSettings) -> TrainResult:
                 algo.stop()
 
 
-def _train_in(settings: RLlibSettings, plan: TrainPlan, algo: Any, recorder: Recorder) -> TrainResult:
+def _train_in(settings: RLlibSettings, plan: TrainPlan, algo: Any, recorder: Recorder) -> RLlibRunResult:
     steps = plan.resumed_steps
     if plan.resume is None:
         recorder(algo, steps)
@@ -327,7 +327,7 @@ def _train_in(settings: RLlibSettings, plan: TrainPlan, algo: Any, recorder: Rec
         bar.close()
     assert recorder.checkpoint is not None, "a run always has a checkpoint"
     fields = recorder.result_fields(steps)
-    return TrainResult(
+    return RLlibRunResult(
         **fields, checkpoint=recorder.checkpoint, eval_seconds=recorder.eval_seconds, iterations=iterations
     )
 
@@ -369,7 +369,7 @@ def _progress_bar(settings: RLlibSettings, plan: TrainPlan, steps: int) -> Any:
 __all__ = [
     "RUN_OUTPUTS",
     "TrainPlan",
-    "TrainResult",
+    "RLlibRunResult",
     "crossed",
     "plan_training",
     "resume_defaults",

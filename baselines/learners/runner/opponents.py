@@ -27,8 +27,8 @@ from baselines.factory import (
     model_path_of,
     parse_spec,
 )
+from baselines.inputs import split_names
 from baselines.learners.evaluation import AUTO
-from baselines.settings import split_names
 
 SELF = "self"
 """The opponent kind where every seat is the trained shared policy (RLlib)."""

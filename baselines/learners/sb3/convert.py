@@ -22,8 +22,10 @@ from typing import Any
 
 import numpy as np
 
-from baselines.learners.sb3.agent import SB3Agent, load_model, write_safe_files, zip_path
-from baselines.learners.sb3.safe import model_stem
+from baselines.learners.sb3.agent import SB3Agent
+from baselines.learners.sb3.loading import load_model
+from baselines.learners.sb3.model_files import model_stem, zip_path
+from baselines.learners.sb3.saving import write_safe_files
 from boardenvs.core import Game
 from boardenvs.observations import encode_observation
 

@@ -138,7 +138,7 @@ def evaluate_model(
 
     Args:
         model: Anything with SB3's ``predict(obs, state, episode_start, deterministic)``: ``MaskablePPO`` (ours or
-            sb3-contrib's), ``MaskedDQN``, a model from :func:`~baselines.learners.sb3.agent.load_model`; given
+            sb3-contrib's), ``MaskedDQN``, a model from :func:`~baselines.learners.sb3.loading.load_model`; given
             ``action_masks`` when its ``predict`` takes them.
         env_or_id: A single-agent env (any Gymnasium wrappers), or a Gymnasium id or game name to make one.
         n_episodes: Episodes to play.

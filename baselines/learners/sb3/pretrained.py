@@ -7,8 +7,8 @@ configs that have one. The files live in ``baselines/learners/sb3/models/``: eac
 its ``<name>.json`` card describing the network, from which the policy is rebuilt; nothing is unpickled) and
 ``index.json``, which records its game, config, algorithm, the command that trained it and where its results are
 written up (a :class:`baselines.pretrained.Shelf`, whose index is checked). :func:`ship` adds a model from a run's
-safe files (``python -m scripts.benchmark --budget full --ship`` ships each game's best PPO model of the benchmark;
-a model saved only as an SB3 zip is converted first with ``python -m scripts.convert_sb3``).
+safe files (``python -m scripts.learner_benchmark --budget full --ship`` ships each game's best PPO model of the
+benchmark; a model saved only as an SB3 zip is converted first with ``python -m scripts.convert_sb3``).
 
 Like ``alphazero:pretrained``, the agent is built without its game's config (``make_agent`` knows only the game's
 name) and loads the model at its first ``act``, from the config of the game it plays (and again whenever it is
@@ -28,8 +28,11 @@ from pathlib import Path
 from typing import Any
 
 from baselines.agent import BaseAgent, SeedLike
-from baselines.learners.sb3.agent import ModelCard, SB3Agent, load_model, read_model_card, read_safe_card
-from baselines.learners.sb3.safe import PolicyModel, description_path, weights_path
+from baselines.learners.sb3.agent import SB3Agent
+from baselines.learners.sb3.loading import load_model
+from baselines.learners.sb3.model_card import ModelCard, read_model_card, read_safe_card
+from baselines.learners.sb3.model_files import description_path, weights_path
+from baselines.learners.sb3.policy_model import PolicyModel
 from baselines.pretrained import Shelf
 from boardenvs.core import Game
 
@@ -63,9 +66,9 @@ def load_pretrained(
 ) -> tuple[PolicyModel, ModelCard]:
     """The shipped ``algo`` model for ``game``'s config as an SB3-style model, and its card.
 
-    The model (a :class:`~baselines.learners.sb3.safe.PolicyModel`, read from the safe files: nothing is unpickled)
-    has SB3's ``predict(obs, state, episode_start, deterministic, action_masks=None)`` and masks itself with
-    ``obs["action_mask"]`` when given no ``action_masks``, so SB3's own ``evaluate_policy`` and sb3-contrib's
+    The model (a :class:`~baselines.learners.sb3.policy_model.PolicyModel`, read from the safe files: nothing is
+    unpickled) has SB3's ``predict(obs, state, episode_start, deterministic, action_masks=None)`` and masks itself
+    with ``obs["action_mask"]`` when given no ``action_masks``, so SB3's own ``evaluate_policy`` and sb3-contrib's
     masked one both measure its real strength on the single-agent env.
 
     Example:

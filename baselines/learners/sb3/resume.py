@@ -15,17 +15,10 @@ from pathlib import Path
 
 from baselines.learners.evaluation import EvalRow, cut_eval_history
 from baselines.learners.runner import Resumed, TrainPlan, stretch_start
-from baselines.learners.sb3.agent import (
-    ModelCard,
-    load_model,
-    model_steps,
-    read_model_card,
-    read_safe_card,
-    sidecar_path,
-    write_safe_files,
-    zip_path,
-)
-from baselines.learners.sb3.safe import weights_path
+from baselines.learners.sb3.loading import load_model, model_steps
+from baselines.learners.sb3.model_card import ModelCard, read_model_card, read_safe_card
+from baselines.learners.sb3.model_files import sidecar_path, weights_path, zip_path
+from baselines.learners.sb3.saving import write_safe_files
 from baselines.learners.sb3.selfplay import SNAPSHOT_PATTERN, list_snapshots
 
 CHECKPOINTS: tuple[str, ...] = ("model.zip", "latest.zip")

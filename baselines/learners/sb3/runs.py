@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from baselines.factory import agent_choices
+from baselines.inputs import checked_game
 from baselines.learners.evaluation import EvalRow
 from baselines.learners.runner import (
     SELFPLAY,
@@ -55,8 +56,10 @@ from baselines.learners.runner import (
     run_title,
     training_opponents,
 )
-from baselines.learners.sb3.agent import SB3Agent, detect_algorithm, load_model, read_model_card, save_model
+from baselines.learners.sb3.agent import SB3Agent
 from baselines.learners.sb3.imitation import collect_demonstrations, pretrain_policy
+from baselines.learners.sb3.loading import detect_algorithm, load_model
+from baselines.learners.sb3.model_card import read_model_card
 from baselines.learners.sb3.policies import ALGORITHMS, algorithm_class, make_model
 from baselines.learners.sb3.resume import (
     CHECKPOINTS,
@@ -68,6 +71,7 @@ from baselines.learners.sb3.resume import (
     run_folder,
     start_steps,
 )
+from baselines.learners.sb3.saving import save_model
 from baselines.learners.sb3.selfplay import SnapshotCallback
 from baselines.learners.sb3.settings import SB3Settings
 from baselines.learners.sb3.training import (
@@ -78,12 +82,11 @@ from baselines.learners.sb3.training import (
     make_vec_env,
 )
 from baselines.runs import RunDirectory
-from baselines.settings import checked_game
 from boardenvs.core import Game, check_int
 
 
 @dataclass
-class TrainResult(RunResult):
+class SB3RunResult(RunResult):
     """What a training run produced (besides :class:`~baselines.learners.runner.RunResult`'s fields).
 
     Attributes:
@@ -277,7 +280,7 @@ def remaining_steps(plan: TrainPlan) -> int:
     return plan.remaining_steps()
 
 
-def train(settings: SB3Settings) -> TrainResult:
+def train(settings: SB3Settings) -> SB3RunResult:
     """Check ``settings``, claim the output folder, train (or go on training), evaluate periodically, save the
     model; return what was produced.
 
@@ -303,7 +306,7 @@ def train(settings: SB3Settings) -> TrainResult:
             env.close()
 
 
-def _train_in(settings: SB3Settings, plan: TrainPlan, env: Any, history: list[EvalRow]) -> TrainResult:
+def _train_in(settings: SB3Settings, plan: TrainPlan, env: Any, history: list[EvalRow]) -> SB3RunResult:
     model = build_model(settings, plan, env)
     recorder = EvalRecorder(settings, plan, history, IllegalActionCounter())
     callbacks = training_callbacks(settings, plan, recorder)
@@ -334,7 +337,7 @@ def clone_teacher(settings: SB3Settings, plan: TrainPlan, model: Any) -> list[di
     return history
 
 
-def _finish(model: Any, recorder: EvalRecorder, callbacks: list[Any]) -> TrainResult:
+def _finish(model: Any, recorder: EvalRecorder, callbacks: list[Any]) -> SB3RunResult:
     if recorder.last_steps != model.num_timesteps:
         recorder(model)
     plan = recorder.plan
@@ -342,7 +345,7 @@ def _finish(model: Any, recorder: EvalRecorder, callbacks: list[Any]) -> TrainRe
     recorder.train_illegal = recorder.counter.illegal
     snapshots = [path for callback in callbacks if isinstance(callback, SnapshotCallback) for path in callback.saved]
     fields = recorder.result_fields(int(model.num_timesteps))
-    return TrainResult(
+    return SB3RunResult(
         **fields, model_path=plan.out / "model.zip", best_model_path=recorder.best_path, snapshots=snapshots
     )
 
@@ -352,7 +355,7 @@ __all__ = [
     "RUN_OUTPUTS",
     "SB3Settings",
     "TrainPlan",
-    "TrainResult",
+    "SB3RunResult",
     "agent_choices",
     "build_model",
     "find_checkpoint",

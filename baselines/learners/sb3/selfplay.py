@@ -32,7 +32,8 @@ from stable_baselines3.common.callbacks import BaseCallback
 
 from baselines.agent import Agent, RandomAgent, SeedLike, as_generator
 from baselines.factory import make_agent
-from baselines.learners.sb3.agent import SB3Agent, save_model
+from baselines.learners.sb3.agent import SB3Agent
+from baselines.learners.sb3.saving import save_model
 from boardenvs.core import Game
 
 SNAPSHOT_PATTERN = re.compile(r"^snapshot_(\d+)\.zip$")

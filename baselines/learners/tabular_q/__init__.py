@@ -1,5 +1,8 @@
 """Generic tabular Q-learning for every registered game (:class:`TabularQAgent`, :func:`train`).
 
+A training run (its folder, resume, arena evaluation and curves) is :func:`.runs.run`, on the shared run skeleton
+(:mod:`baselines.learners.runner`).
+
 * **State.** The bytes of what the acting seat observes: ``game.observe(view, player).tobytes()`` (negative
   zeros made positive), where ``view`` is the seat's determinized view. Only what the seat may see enters the
   key, so hidden information never leaks into the table, and every determinization of one position gives the

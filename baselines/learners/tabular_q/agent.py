@@ -40,6 +40,8 @@ class TabularQAgent(BaseAgent):
         """Moves chosen by :meth:`act` (reset it to measure a stretch of play)."""
         self.informed_moves = 0
         """Of those, the moves the table decided: a known state whose legal actions' values are not all equal."""
+        self.illegal_predictions = 0
+        """Illegal actions played (always 0: the agent picks among the legal ones; the run skeleton counts them)."""
 
     def check_game(self, game: Game) -> None:
         """``ValueError`` unless the table was trained for ``game`` (remembered after the first check)."""

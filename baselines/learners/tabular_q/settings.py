@@ -9,6 +9,7 @@ from typing import Any
 
 from baselines.params import choice_param, float_param
 from baselines.schedules import LinearDecay
+from baselines.settings import FRACTION, POSITIVE, Range, setting
 
 EXPLORATIONS = ("epsilon", "boltzmann")
 """Exploration policies while training."""
@@ -16,7 +17,8 @@ EXPLORATIONS = ("epsilon", "boltzmann")
 
 @dataclass(frozen=True)
 class TabularQSettings:
-    """Learning settings; every field is validated and a bad one raises ``ValueError`` naming it.
+    """Learning settings; every field is validated and a bad one raises ``ValueError`` naming it. The fields are
+    ``scripts/train_tabular_q.py``'s learning options (the ranges in their ``metadata`` bound the command line).
 
     Attributes:
         learning_rate: step size ``α`` in (0, 1].
@@ -28,13 +30,13 @@ class TabularQSettings:
         initial_value: the value of every action in a newly met state (optimism explores more).
     """
 
-    learning_rate: float = 0.2
-    discount: float = 0.99
+    learning_rate: float = setting(0.2, Range(0.0, 1.0, open_low=True))
+    discount: float = setting(0.99, FRACTION)
     exploration: str = "epsilon"
-    epsilon: float = 0.2
-    epsilon_final: float | None = None
-    temperature: float = 0.1
-    initial_value: float = 0.0
+    epsilon: float = setting(0.2, FRACTION)
+    epsilon_final: float | None = setting(None, FRACTION)
+    temperature: float = setting(0.1, POSITIVE)
+    initial_value: float = setting(0.0, Range(-1e6, 1e6))
 
     def __post_init__(self) -> None:
         checked = {

@@ -4,12 +4,14 @@ history row (:class:`TabularQPoint`) after every ``eval_every`` episodes."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from baselines.agent import Agent
+from baselines.learners.runner.record import crossed
 from baselines.learners.tabular_q.agent import TabularQAgent
 from baselines.learners.tabular_q.learner import SeatLearner, play_training_episode, seat_outcome
 from baselines.learners.tabular_q.settings import TabularQSettings, as_settings
@@ -123,16 +125,42 @@ class QTrainer:
         return TabularQPoint(episode, epsilon, states, train_score, games, wins, draws, losses, score, low, high,
                              informed)  # fmt: skip
 
-    def run(self, episodes: int, schedule: LinearDecay, eval_every: int, progress: bool) -> list[TabularQPoint]:
-        """Play ``episodes`` episodes with ε from ``schedule``; the history rows (see :func:`train`)."""
-        history = [self.point(0, schedule.at(0, episodes))] if eval_every else []
-        with progress_bar(progress, episodes, f"{self.game.spec.name} tabular Q", "episode") as bar:
-            for episode in range(episodes):
+    def run(
+        self,
+        episodes: int,
+        schedule: LinearDecay,
+        eval_every: int,
+        progress: bool,
+        *,
+        done: int = 0,
+        offset: int = 0,
+        first_point: bool = True,
+        on_point: Callable[[TabularQPoint], None] | None = None,
+    ) -> list[TabularQPoint]:
+        """Play episodes ``done .. episodes - 1`` of a stretch of ``episodes`` with ε from ``schedule``; the history
+        rows (see :func:`train`), each also passed to ``on_point``.
+
+        ``offset`` counts the episodes before the stretch (a run's history numbers them on, and its evaluations fall
+        on multiples of ``eval_every`` of that count); without ``first_point`` (a resumed run has that row already)
+        there is no row before the first episode.
+        """
+        history: list[TabularQPoint] = []
+
+        def add(episode: int, epsilon: float) -> None:
+            history.append(self.point(offset + episode, epsilon))
+            if on_point is not None:
+                on_point(history[-1])
+
+        if eval_every and first_point:
+            add(0, schedule.at(0, episodes))
+        with progress_bar(progress, episodes, f"{self.game.spec.name} tabular Q", "episode", done) as bar:
+            for episode in range(done, episodes):
                 epsilon = schedule.at(episode, episodes)
-                self.episode(episode, epsilon)
+                self.episode(offset + episode, epsilon)
                 bar.update()
-                if episode + 1 == episodes or (eval_every and (episode + 1) % eval_every == 0):
-                    history.append(self.point(episode + 1, epsilon))
+                played = offset + episode + 1
+                if episode + 1 == episodes or (eval_every and crossed(played - 1, played, eval_every)):
+                    add(episode + 1, epsilon)
         return history
 
 
