@@ -6,19 +6,7 @@
 Type moves in the game's notation (for Quoridor: ``e2`` moves the pawn to e2, ``c3h``/``c3v`` place a wall).
 Commands: ``help``, ``moves``, ``undo`` (takes back your last move and the replies to it), ``quit``.
 
-Two rules keep ``undo`` from teaching you anything the game would not have shown you:
-
-- **An undo redraws the hidden information.** The position you go back to is
-  ``game.determinize(position_before_your_move, your_seat, rng)``: everything you cannot see there (the order of
-  the decks, the opponents' face-down cards and pending secret choices) is dealt again at random, consistently
-  with what you know. A card the undone move showed you (the top of a deck you reserved from, the face-down card
-  of a Gravwell stack you drafted) is as likely to be anywhere unseen as any other card; what you see is exactly
-  what you saw before the move. (In a game with perfect information nothing is hidden and nothing changes.)
-- **Opponents do not re-roll their replies.** Each opponent decision is seeded from (session seed, ply, seat): the
-  same position after the same move gets the same reply. After a redraw the opponents' own hidden cards may differ,
-  and so may a reply that depends on them.
-
-Because of the redraw, the final ``PlayResult.actions`` of a game with an undo may not replay from the seed's start.
+How ``undo`` keeps hidden information hidden is said in :mod:`baselines.arena.terminal`, which runs the session.
 """
 
 from __future__ import annotations
