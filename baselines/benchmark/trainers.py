@@ -90,9 +90,9 @@ def stretch_settings(settings: Any, start: int, episodes: int, total: int) -> An
     previous stretch left it."""
     if settings.epsilon_final is None or total <= 1:
         return settings
-    at = [settings.epsilon + (settings.epsilon_final - settings.epsilon) * e / (total - 1)
-          for e in (start, start + episodes - 1)]  # fmt: skip
-    return dataclasses.replace(settings, epsilon=at[0], epsilon_final=at[1])
+    schedule = settings.epsilon_schedule
+    first, last = schedule.at(start, total), schedule.at(start + episodes - 1, total)
+    return dataclasses.replace(settings, epsilon=first, epsilon_final=last)
 
 
 TRAINERS = {"ppo": train_sb3, "dqn": train_sb3, "tabular_q": train_tabular_q, "alphazero": train_alphazero}
