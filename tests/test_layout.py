@@ -254,3 +254,41 @@ def test_the_default_opponents_come_from_the_installed_agent_package_through_the
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert out.stdout.split() == ["HeuristicAgent", "True"], out.stderr
+
+
+# -- room sizes (issue 31): small functions and classes, and a long file only when it has one job ------------------
+MAX_FUNCTION_LINES, MAX_CLASS_LINES, MAX_FILE_LINES = 50, 300, 400
+ONE_JOB_FILES = {
+    "boardenvs/core.py": "the game contract (Game, State, Symmetry, GameSpec) and the checks every config shares",
+    "boardenvs/openspiel.py": "the OpenSpiel adapter (its parameters are openspiel_parameters.py's)",
+    "boardenvs/raster.py": "drawing the project's SVG subset as pixels (the canvas primitives are raster_canvas.py's)",
+    "boardenvs/single_agent.py": "the single-agent Gymnasium env and its opponent protocol",
+    "boardenvs/games/splendor/svg.py": "Splendor's picture",
+    "boardenvs/games/gravwell/svg.py": "Gravwell's picture",
+    "baselines/plots.py": "every picture the project draws",
+    "baselines/arena/log.py": "the tournament log format: writing, reading and checking it",
+    "baselines/tuning/ntbea.py": "the NTBEA optimiser",
+}
+"""The files over :data:`MAX_FILE_LINES` lines, each with its one job: a new long file says its job here, or splits."""
+
+
+def code_files() -> list[Path]:
+    return [path for package in (*PACKAGES, "scripts") for path in source_files(package)]
+
+
+def test_no_function_over_50_lines_and_no_class_over_300() -> None:
+    too_long = []
+    for path in code_files():
+        for node in ast.walk(parse(path)):
+            limit = {ast.FunctionDef: MAX_FUNCTION_LINES, ast.AsyncFunctionDef: MAX_FUNCTION_LINES}.get(type(node))
+            limit = MAX_CLASS_LINES if isinstance(node, ast.ClassDef) else limit
+            if limit is not None and node.end_lineno - node.lineno + 1 > limit:
+                too_long.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}")
+    assert too_long == []
+
+
+def test_a_file_over_400_lines_has_one_job_said_in_the_list() -> None:
+    long_files = {
+        str(path.relative_to(ROOT)) for path in code_files() if len(path.read_text().splitlines()) > MAX_FILE_LINES
+    }
+    assert long_files <= set(ONE_JOB_FILES), sorted(long_files - set(ONE_JOB_FILES))
