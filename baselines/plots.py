@@ -313,9 +313,10 @@ def wall_time_unit(longest_seconds: float) -> tuple[str, float]:
     return "hours", 3600.0
 
 
-def plot_learning_curve(rows: Sequence[Any], path: str | Path, title: str = "") -> Path:
+def plot_learning_curve(rows: Sequence[Any], path: str | Path, title: str = "", steps: str = "training steps") -> Path:
     """A training run's evaluations (rows with ``steps``, ``wall_seconds``, ``opponent``, ``win_rate``, ``ci_low``,
-    ``ci_high``): win rate with its 95% band against steps and against wall time, one line per opponent."""
+    ``ci_high``): win rate with its 95% band against ``steps`` (what the family counts: ``"iterations"``, ...) and
+    against wall time, one line per opponent."""
     unit, seconds_per_unit = wall_time_unit(max((row.wall_seconds for row in rows), default=0.0))
     figure, axes = subplots(1, 2, figsize=(11, 4.2), sharey=True)
     for opponent in dict.fromkeys(row.opponent for row in rows):
@@ -325,12 +326,12 @@ def plot_learning_curve(rows: Sequence[Any], path: str | Path, title: str = "") 
             line = axis.plot(x, [row.win_rate for row in mine], marker="o", markersize=3, label=opponent)[0]
             low, high = [row.ci_low for row in mine], [row.ci_high for row in mine]
             axis.fill_between(x, low, high, color=line.get_color(), alpha=0.2, linewidth=0)
-    _label_learning_axes(axes, title, unit)
+    _label_learning_axes(axes, title, unit, steps)
     return save(figure, path, dpi=110, tight=True)
 
 
-def _label_learning_axes(axes: Any, title: str, unit: str) -> None:
-    axes[0].set_xlabel("training steps")
+def _label_learning_axes(axes: Any, title: str, unit: str, steps: str) -> None:
+    axes[0].set_xlabel(steps)
     axes[1].set_xlabel(f"wall time ({unit})")
     axes[0].set_ylabel("win rate (draws count half), 95% CI")
     for axis in axes:

@@ -9,10 +9,14 @@ from typing import Any
 
 
 class NoBar:
-    """The bar of a run that shows none: ``update`` and ``close`` do nothing (a context manager, like tqdm)."""
+    """The bar of a run that shows none: ``update``, ``set_postfix`` and ``close`` do nothing (a context manager,
+    like tqdm)."""
 
     def update(self, count: int = 1) -> None:
         del count
+
+    def set_postfix(self, **values: object) -> None:
+        del values
 
     def close(self) -> None:
         pass

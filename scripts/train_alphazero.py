@@ -10,7 +10,8 @@ Gumbel-top-k root actions, sequential halving and the improved-policy target; or
 network on the replay window and plays ``--eval-games`` against each of ``--eval-opponents`` (``scripted`` is the
 game's default scripted agent). Writes ``<out>/best.pt`` (play it with
 ``make_agent("alphazero:checkpoint=<out>/best.pt", game)`` or ``scripts.play --opponent ...``),
-``<out>/iteration_<k>.pt``, ``<out>/history.csv``, ``<out>/learning_curve.png`` and the run's state
+``<out>/iteration_<k>.pt``, ``<out>/eval.csv`` and ``<out>/learning_curve.png`` (the evaluations, as every learner
+writes them), ``<out>/history.csv`` and ``<out>/history.png`` (losses, gating, timings, scores) and the run's state
 (``state.pt``, ``replay/``). A killed run continues with ``--resume`` (one killed before its first ``state.pt``
 starts again from the beginning); an existing ``--out`` is refused unless ``--resume`` or ``--force`` is given.
 ``--minutes`` stops the run once its self-play and training time reaches the budget.
@@ -47,7 +48,7 @@ class Args:
     threads: int = 1
     """torch threads of the main process (small networks run fastest on one)."""
     out: str = "runs/alphazero/run"
-    """Output folder: best.pt, history.csv, learning_curve.png."""
+    """Output folder: best.pt, eval.csv, learning_curve.png, history.csv, history.png."""
     progress: bool = True
     """Show progress bars."""
 
@@ -89,7 +90,10 @@ def main(args: Args) -> list:
         print(f"resuming {args.out} after iteration {trainer.completed}", flush=True)
     for row in trainer.run_iter():
         print(describe(row, list(trainer.opponents)), flush=True)
-    print(f"wrote {trainer.best_path}, {trainer.out_dir / 'history.csv'}, {trainer.out_dir / 'learning_curve.png'}")
+    result = trainer.result()
+    written = [result.best_path, result.history_csv, result.history_csv.with_suffix(".png"), result.eval_csv]
+    written.append(result.curve_png)
+    print("wrote " + ", ".join(str(path) for path in written if path.exists()))
     return trainer.history
 
 

@@ -27,6 +27,7 @@ from baselines.learners.alphazero import (
 from baselines.learners.alphazero.network import masked_log_softmax
 from baselines.learners.alphazero.selfplay import Example, has_scores, play_demonstration_game, score_margins
 from baselines.learners.alphazero.trainer import losses_of, train_network
+from baselines.learners.evaluation import read_eval_rows
 from baselines.search.mcts import MCTSAgent
 from boardenvs.registry import list_games, make_game
 from tests.toy_games import TicTacToe
@@ -189,7 +190,12 @@ def test_trainer_writes_checkpoint_history_and_plot_and_the_agent_plays_it(tmp_p
     assert all(0 <= row["arena_score"] <= 1 and row["elapsed_seconds"] > 0 for row in history)
     with open(tmp_path / "az" / "history.csv") as handle:
         assert [row["iteration"] for row in csv.DictReader(handle)] == ["1", "2"]
-    assert (tmp_path / "az" / "learning_curve.png").stat().st_size > 0
+    assert (tmp_path / "az" / "learning_curve.png").stat().st_size > 0 and (tmp_path / "az" / "history.png").is_file()
+    evaluations = read_eval_rows(tmp_path / "az" / "eval.csv")  # the shared log: one row per opponent and evaluation
+    assert [(row.steps, row.opponent, row.games) for row in evaluations] == [(1, "random", 2), (2, "random", 2)]
+    assert [row.win_rate for row in evaluations] == [row["vs_random"] for row in history]
+    result = trainer.result()
+    assert (result.steps, result.best_path, result.final_eval) == (2, tmp_path / "az" / "best.pt", evaluations[-1:])
     assert sorted(p.name for p in (tmp_path / "az").glob("iteration_*.pt")) == ["iteration_001.pt", "iteration_002.pt"]
     game = make_game("toy_tictactoe")
     agent = make_agent(f"alphazero:checkpoint={tmp_path / 'az' / 'best.pt'}:simulations=8", "toy_tictactoe", 0)

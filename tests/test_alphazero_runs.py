@@ -28,6 +28,7 @@ from baselines.learners.alphazero.network import (
     save_checkpoint,
 )
 from baselines.learners.alphazero.pretrained import pretrained_checkpoint, ship, shipped
+from baselines.learners.evaluation import read_eval_rows
 from baselines.runs import RunDirectory
 from boardenvs.registry import make_game
 from scripts import train_alphazero
@@ -62,6 +63,11 @@ AlphaZeroTrainer("toy_tictactoe", {}, SETTINGS, {out!r}, progress=False, on_stag
 """
 
 
+def eval_games(path: Path) -> list[tuple]:
+    """The rows of an ``eval.csv`` without their wall time (which no two runs share)."""
+    return [(row.steps, row.opponent, row.wins, row.draws, row.losses) for row in read_eval_rows(path)]
+
+
 def weights(path: Path) -> list[torch.Tensor]:
     return list(load_checkpoint(path)[0].state_dict().values())
 
@@ -89,8 +95,9 @@ def test_a_run_killed_mid_iteration_resumes_to_the_networks_of_an_uninterrupted_
     assert [row["iteration"] for row in history] == [1, 2, 3]
     for name in ("best.pt", "iteration_002.pt", "iteration_003.pt"):
         assert all(torch.equal(a, b) for a, b in zip(weights(killed / name), weights(tmp_path / "whole" / name)))
-    losses = [(row["policy_loss"], row["value_loss"]) for row in history]
-    assert losses == [(row["policy_loss"], row["value_loss"]) for row in whole.history]
+    losses = [(row["policy_loss"], row["value_loss"], row["vs_random"]) for row in history]
+    assert losses == [(row["policy_loss"], row["value_loss"], row["vs_random"]) for row in whole.history]
+    assert eval_games(killed / "eval.csv") == eval_games(tmp_path / "whole" / "eval.csv")
     assert sorted(path.name for path in (killed / "replay").iterdir()) == ["iteration_002.npz", "iteration_003.npz"]
 
 

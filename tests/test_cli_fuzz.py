@@ -97,7 +97,7 @@ def cases(files: dict[str, str]) -> dict[str, Case]:
             free={"out": OUTPUT},
         ),
         "evaluate": Case(bad={**game, "agent": [NAME, ""], "opponents": [NAME, "", "random,nosuch"]}),
-        "evolve_gravwell": Case(free={"out": OUTPUT, "export_json": OUTPUT}),
+        "evolve_gravwell": Case(bad={"eval_opponents": [NAME, ""]}, free={"out": OUTPUT, "export_json": OUTPUT}),
         "gravwell_ceiling": Case(bad={"kind": [NAME, ""], "opponent": [NAME, ""]}, free={"json_out": OUTPUT}),
         "gravwell_paper": Case(
             bad={

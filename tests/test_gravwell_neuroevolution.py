@@ -234,11 +234,11 @@ def test_script_writes_its_files_and_a_resumed_run_equals_a_straight_one(tmp_pat
         return evolve_gravwell.Args(settings, out=str(out), progress=False, **changes)
 
     evolve_gravwell.main(args(tmp_path / "a", 2))
-    network, history = evolve_gravwell.main(args(tmp_path / "a", 4, resume=True))
-    straight, straight_history = evolve_gravwell.main(args(tmp_path / "b", 4, export_json=str(tmp_path / "x.json")))
-    assert network == straight and history == straight_history
+    resumed = evolve_gravwell.main(args(tmp_path / "a", 4, resume=True))
+    straight = evolve_gravwell.main(args(tmp_path / "b", 4, export_json=str(tmp_path / "x.json")))
+    assert resumed.network == straight.network and resumed.history == straight.history
     assert (tmp_path / "a" / "history.csv").read_text() == (tmp_path / "b" / "history.csv").read_text()
-    assert (tmp_path / "b" / "evolution.png").exists() and load_network(tmp_path / "x.json") == straight
+    assert (tmp_path / "b" / "evolution.png").exists() and load_network(tmp_path / "x.json") == straight.network
     with pytest.raises(FileExistsError, match="--resume"):
         evolve_gravwell.main(args(tmp_path / "a", 4))
 
@@ -297,15 +297,16 @@ def test_resume_without_a_run_says_there_is_nothing_to_resume_and_creates_nothin
 
 
 def test_a_run_killed_between_its_history_and_its_network_resumes_to_the_straight_run(tmp_path: Path) -> None:
-    straight, straight_history = evolve_gravwell.main(evolve_args(tmp_path / "straight", 3))
+    straight = evolve_gravwell.main(evolve_args(tmp_path / "straight", 3))
     killed = tmp_path / "killed"
     evolve_gravwell.main(evolve_args(killed, 2))
     network_after_two = (killed / "network.json").read_bytes()
     evolve_gravwell.main(evolve_args(killed, 3, resume=True))
     (killed / "network.json").write_bytes(network_after_two)  # the kill: generation 2's row written, not its network
-    network, history = evolve_gravwell.main(evolve_args(killed, 3, resume=True))
-    assert network == straight and history == straight_history
+    resumed = evolve_gravwell.main(evolve_args(killed, 3, resume=True))
+    assert resumed.network == straight.network and resumed.history == straight.history
     assert (killed / "history.csv").read_text() == (tmp_path / "straight" / "history.csv").read_text()
+    assert _games(killed / "eval.csv") == _games(tmp_path / "straight" / "eval.csv")
 
 
 def test_resume_refuses_other_settings_a_changed_history_and_files_of_two_runs(tmp_path: Path) -> None:
@@ -320,3 +321,48 @@ def test_resume_refuses_other_settings_a_changed_history_and_files_of_two_runs(t
     (out / "history.csv").write_text("".join(text.splitlines(keepends=True)[:2]))  # one generation of two
     with pytest.raises(ValueError, match=r"network.json' was saved after generation 2 but .*history.csv' records 1"):
         evolve_gravwell.main(evolve_args(out, 3, resume=True))
+
+
+# -- the shared run skeleton: arena evaluations of the parent -------------------------------------------------
+def _games(path: Path) -> list[tuple]:
+    """The rows of an ``eval.csv`` without their wall time (which no two runs share)."""
+    from baselines.learners.evaluation import read_eval_rows
+
+    return [(row.steps, row.opponent, row.wins, row.draws, row.losses) for row in read_eval_rows(path)]
+
+
+def test_a_run_evaluates_its_parent_into_the_shared_eval_log_and_learning_curve(tmp_path: Path) -> None:
+    from baselines.learners.neuroevolution.runs import EvolutionEvaluation
+
+    evaluation = EvolutionEvaluation(eval_every=2, eval_games=4, eval_opponents="random_no_es,tree")
+    result = evolve_gravwell.main(evolve_args(tmp_path / "run", 5, evaluation=evaluation))
+    games = _games(tmp_path / "run" / "eval.csv")
+    assert [(steps, opponent) for steps, opponent, *_ in games] == [
+        (2, "random_no_es"), (2, "tree"), (4, "random_no_es"), (4, "tree"), (5, "random_no_es"), (5, "tree")
+    ]  # fmt: skip
+    assert all(wins + draws + losses == 4 for _, _, wins, draws, losses in games)
+    assert result.steps == 5 and [row.steps for row in result.final_eval] == [5, 5]
+    assert result.curve_png.stat().st_size > 0 and result.eval_csv == tmp_path / "run" / "eval.csv"
+    assert result.wall_seconds > 0 and result.network_path.is_file()
+    evolve_gravwell.main(evolve_args(tmp_path / "again", 5, evaluation=evaluation))
+    assert _games(tmp_path / "again" / "eval.csv") == games  # seeded: the same games, the same results
+
+
+def test_no_evaluation_games_write_no_eval_log(tmp_path: Path) -> None:
+    from baselines.learners.neuroevolution.runs import EvolutionEvaluation
+
+    result = evolve_gravwell.main(evolve_args(tmp_path / "run", 2, evaluation=EvolutionEvaluation(eval_games=0)))
+    assert not (tmp_path / "run" / "eval.csv").exists() and result.final_eval == []
+
+
+def test_an_unknown_evaluation_opponent_is_refused_before_the_folder_is_made(tmp_path: Path, capsys) -> None:
+    from baselines.learners.neuroevolution.runs import EvolutionEvaluation
+
+    bad = EvolutionEvaluation(eval_opponents="random_no_es,nobody")
+    with pytest.raises(ValueError, match=r"eval_opponents: unknown agent 'nobody' for game 'gravwell'; choices"):
+        evolve_gravwell.main(evolve_args(tmp_path / "run", 2, evaluation=bad))
+    assert not (tmp_path / "run").exists()
+    with pytest.raises(SystemExit) as stop:
+        evolve_gravwell.cli(["--out", str(tmp_path / "run"), "--eval-opponents", "nobody", "--generations", "1"])
+    assert stop.value.code == 2 and "--eval-opponents: unknown agent 'nobody'" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()

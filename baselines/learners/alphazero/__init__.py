@@ -8,8 +8,9 @@ against other agents, and networks shipped with the package.
 * :mod:`.evaluator`: :class:`NetworkEvaluator`, the MCTS leaf evaluator (priors and per-player values).
 * :mod:`.selfplay`: games of the search against itself, recorded as training examples (with the game's
   symmetries as augmentation).
-* :mod:`.trainer`: :class:`AlphaZeroTrainer`, iterations of self-play, training, gating and evaluation;
-  ``resume`` continues a killed run.
+* :mod:`.trainer`: :class:`AlphaZeroTrainer`, iterations of self-play, training, gating and evaluation on the
+  shared run skeleton (:mod:`baselines.learners.runner`); ``resume`` continues a killed run; ``result()`` is its
+  :class:`AlphaZeroRunResult`.
 * :mod:`.agent`: :class:`AlphaZeroAgent`, a checkpoint as an agent (``make_agent("alphazero:checkpoint=...")``,
   ``make_agent("alphazero:pretrained", game)``).
 * :mod:`.pretrained`: the shipped networks.
@@ -21,10 +22,11 @@ from baselines.learners.alphazero.agent import AlphaZeroAgent
 from baselines.learners.alphazero.evaluator import NetworkEvaluator
 from baselines.learners.alphazero.network import NetworkConfig, PolicyValueNet, load_checkpoint, save_checkpoint
 from baselines.learners.alphazero.selfplay import Example, SelfPlaySettings, play_selfplay_game
-from baselines.learners.alphazero.trainer import AlphaZeroSettings, AlphaZeroTrainer
+from baselines.learners.alphazero.trainer import AlphaZeroRunResult, AlphaZeroSettings, AlphaZeroTrainer
 
 __all__ = [
     "AlphaZeroAgent",
+    "AlphaZeroRunResult",
     "AlphaZeroSettings",
     "AlphaZeroTrainer",
     "Example",

@@ -1,5 +1,6 @@
-"""The evaluation hook of an AlphaZero run: the network's player, the gating arena and the evaluation against
-reference agents (seat-rotated games, scores with 95% Wilson intervals), and the names of the opponents' columns."""
+"""How an AlphaZero run assesses its networks: the network's player, the gating arena (seat-rotated games, scores
+with 95% Wilson intervals), the evaluation opponents' specs and the names of their history columns (the evaluation
+games themselves are the shared :class:`~baselines.learners.runner.EvalLog`'s)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ import re
 from baselines.agent import Agent
 from baselines.arena import evaluate_against
 from baselines.arena.ratings import wilson_interval
-from baselines.factory import make_agent
 from baselines.learners.alphazero.evaluator import NetworkEvaluator
 from baselines.learners.alphazero.network import PolicyValueNet
 from baselines.learners.alphazero.settings import SCRIPTED, AlphaZeroSettings
@@ -19,7 +19,7 @@ from boardenvs.core import Game
 
 
 class Assessor:
-    """Plays the networks of a run against each other (gating) and against the evaluation opponents.
+    """Builds a run's network players and plays them against each other (gating).
 
     Args:
         game: The game.
@@ -44,16 +44,6 @@ class Assessor:
         """The candidate network's score against the best network (one seat each game, rotated)."""
         hero, other = self.player(candidate, seed, "candidate"), self.player(best, seed + 1, "best")
         return self.score(hero, other, self.settings.arena_games, seed)[0]
-
-    def evaluate(self, best: PolicyValueNet, seed: int) -> dict[str, float]:
-        """The best network's score and 95% Wilson interval against each evaluation opponent."""
-        row: dict[str, float] = {}
-        for index, (label, spec) in enumerate(self.opponents.items()):
-            hero = self.player(best, seed + 2 * index, "alphazero")
-            opponent = make_agent(spec, self.game_name, seed + 2 * index + 1)
-            score, low, high = self.score(hero, opponent, self.settings.eval_games, seed + 2 * index)
-            row.update(zip(eval_columns(label), (score, low, high)))
-        return row
 
     def skipped(self) -> dict[str, float]:
         """The evaluation columns of an iteration without an evaluation (every one -1)."""

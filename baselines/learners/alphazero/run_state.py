@@ -1,5 +1,6 @@
-"""The files of an AlphaZero run and its resume: claiming the folder, the run state (``state.pt``), the replay files
-of the window, the history CSV, and the restart of a run killed before its first state.
+"""The files of an AlphaZero run and its resume: what a run produced (:class:`AlphaZeroRunResult`), claiming the folder,
+the run state (``state.pt``), the replay files of the window, the history CSV, and the restart of a run killed before
+its first state.
 
 A resumed run gives the same networks as a run that was never interrupted: ``state.pt`` holds the training network,
 the optimizer, the best network, the history and the window's iterations, and every random stream derives from
@@ -11,6 +12,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,15 +21,42 @@ import torch
 from baselines.learners.alphazero.network import atomic_write, check_finite, load_weights, read_torch_file
 from baselines.learners.alphazero.runfiles import state_problem
 from baselines.learners.alphazero.settings import AlphaZeroSettings
+from baselines.learners.runner import RunResult
 from baselines.runs import TEMPORARY_NAME, remove_temporaries
 
 STATE_VERSION = 1
 FIRST_ITERATION_FILES = frozenset(
-    {"best.pt", "iteration_001.pt", "replay", "replay/iteration_000.npz", "replay/iteration_001.npz"}
+    {
+        "best.pt",
+        "iteration_001.pt",
+        "eval.csv",
+        "learning_curve.png",
+        "replay",
+        "replay/iteration_000.npz",
+        "replay/iteration_001.npz",
+    }
 )
 """The outputs a run writes before its first ``state.pt``: a run killed then is started again when resumed."""
+RECORDS = ("history.csv", "history.png", "eval.csv", "learning_curve.png")
+"""The run's records: its own history and plot, and the shared evaluation log and learning curve."""
 RESUMABLE_CHANGES = frozenset({"iterations", "workers", "backend", "ray_address", "device", "time_budget_minutes"})
 """Settings a resumed run may change; any other difference from the stored run is refused."""
+
+
+@dataclass
+class AlphaZeroRunResult(RunResult):
+    """What an AlphaZero run produced (besides :class:`~baselines.learners.runner.RunResult`'s fields, whose
+    ``steps`` are iterations and ``final_eval`` the last evaluation's rows).
+
+    Attributes:
+        best_path: The best network (``best.pt``).
+        history: The run's history rows (``trainer.HISTORY_FIELDS`` and the ``vs_`` columns).
+        history_csv: The rows as CSV.
+    """
+
+    best_path: Path
+    history: list[dict[str, Any]]
+    history_csv: Path
 
 
 class RunFiles:
@@ -63,7 +92,7 @@ class RunFiles:
 
     def claim(self, force: bool) -> None:
         """Refuse an ``out_dir`` holding a run unless ``force`` (then delete the run's files)."""
-        outputs = [self.state_path, self.best_path, self.out_dir / "history.csv", self.out_dir / "replay"]
+        outputs = [self.state_path, self.best_path, *(self.out_dir / name for name in RECORDS), self.out_dir / "replay"]
         outputs += sorted(self.out_dir.glob("iteration_*.pt"))
         existing = [path for path in outputs if path.exists()]
         if existing and not force:
@@ -141,7 +170,7 @@ class RunFiles:
     def run_files(self) -> list[Path]:
         """The outputs of a run in ``out_dir``: its files, the ``replay`` folder and the files in it (not the
         temporary files of a writer that was killed, which :func:`remove_temporaries` deletes)."""
-        outputs = [self.state_path, self.best_path, self.out_dir / "history.csv", self.out_dir / "learning_curve.png"]
+        outputs = [self.state_path, self.best_path, *(self.out_dir / name for name in RECORDS)]
         outputs += [*sorted(self.out_dir.glob("iteration_*.pt")), self.out_dir / "replay"]
         outputs += [path for path in sorted((self.out_dir / "replay").glob("*")) if not TEMPORARY_NAME.match(path.name)]
         return [path for path in outputs if path.exists()]
@@ -184,4 +213,12 @@ def _changed_settings(stored: dict[str, Any], given: dict[str, Any], prefix: str
     return changed
 
 
-__all__ = ["FIRST_ITERATION_FILES", "RESUMABLE_CHANGES", "STATE_VERSION", "RunFiles", "write_history"]
+__all__ = [
+    "AlphaZeroRunResult",
+    "FIRST_ITERATION_FILES",
+    "RECORDS",
+    "RESUMABLE_CHANGES",
+    "STATE_VERSION",
+    "RunFiles",
+    "write_history",
+]

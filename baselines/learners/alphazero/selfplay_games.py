@@ -13,7 +13,7 @@ from baselines.distributed import make_executor, runs_inline
 from baselines.factory import make_agent
 from baselines.learners.alphazero.evaluator import NetworkEvaluator
 from baselines.learners.alphazero.network import PolicyValueNet
-from baselines.learners.alphazero.selfplay import Example, SelfPlaySettings, play_selfplay_game
+from baselines.learners.alphazero.selfplay import Example, SelfPlaySettings, play_demonstration_game, play_selfplay_game
 from baselines.learners.alphazero.settings import AlphaZeroSettings
 from baselines.progress import progress_bar
 from boardenvs.core import Game
@@ -33,6 +33,16 @@ class SelfPlayGames:
     def __init__(self, game: Game, settings: AlphaZeroSettings, device: Any, sparring: str, progress: bool) -> None:
         self.game, self.settings, self.device = game, settings, device
         self.sparring, self.progress = sparring, progress
+
+    def demonstrations(self, teacher: Any, games: int, seed: int) -> list[Example]:
+        """The examples of ``games`` games of ``teacher`` against itself (the warm start: its moves as one-hot policy
+        targets), each game seeded from ``seed``."""
+        examples: list[Example] = []
+        with progress_bar(self.progress, games, "warm start", "game") as bar:
+            for game_seed in np.random.SeedSequence(seed).generate_state(games):
+                examples += play_demonstration_game(self.game, teacher, int(game_seed))
+                bar.update(1)
+        return examples
 
     def play(self, best: PolicyValueNet, games: int, seed: int) -> list[Example]:
         """The examples of ``games`` self-play games of ``best`` (the first ``sparring_fraction`` of them against

@@ -16,16 +16,21 @@ network plays ``eval_games`` against each of ``eval_opponents`` (seats rotated; 
 default scripted agent).
 
 **Files in ``out_dir``.** ``best.pt`` (the best network), ``iteration_<k>.pt`` (the best network after iteration
-``k``), ``history.csv``, ``learning_curve.png``, ``state.pt`` (everything a resumed run needs: the training
-network, the optimizer, the best network and the history) and ``replay/iteration_<k>.npz`` (the examples of the
-replay window). Every file is written to a temporary file and renamed, so a kill leaves the previous version.
-``resume=True`` continues from the last completed iteration and gives the same networks as a run that was
-never interrupted (every random stream derives from ``(seed, iteration)``); an existing run is never
-overwritten unless ``force=True``.
+``k``), ``eval.csv`` and ``learning_curve.png`` (the evaluations, the log and curve every learner writes:
+:class:`~baselines.learners.runner.EvalLog`, steps counted in iterations), ``history.csv`` and ``history.png`` (the
+family's own record: losses, gating, timings and each evaluation's score and interval as ``vs_<opponent>``
+columns), ``state.pt`` (everything a resumed run needs: the training network, the optimizer, the best network and
+the history) and ``replay/iteration_<k>.npz`` (the examples of the replay window). Every file is written to a
+temporary file and renamed, so a kill leaves the previous version. ``resume=True`` continues from the last completed
+iteration and gives the same networks and evaluations as a run that was never interrupted (every random stream
+derives from ``(seed, iteration)``, the evaluation games from ``seed``); an existing run is never overwritten unless
+``force=True``.
 
-The trainer runs the loop; each part of an iteration has its own room: :mod:`.selfplay_games` (the self-play data),
-:mod:`.optimise` (the optimisation step), :mod:`.run_state` (the run's files, checkpoints and resume) and
-:mod:`.assessment` (gating and evaluation); the settings are :mod:`.settings`'.
+The trainer runs the loop on the shared run skeleton (:mod:`baselines.learners.runner`: a :class:`TrainPlan` whose
+steps are iterations, the opponent check, the :class:`EvalLog`, a :class:`RunResult`); each part of an iteration has
+its own room: :mod:`.selfplay_games` (the self-play data), :mod:`.optimise` (the optimisation step),
+:mod:`.run_state` (the run's files, checkpoints and resume) and :mod:`.assessment` (the network's player and the
+gating); the settings are :mod:`.settings`'.
 """
 
 from __future__ import annotations
@@ -50,14 +55,16 @@ from baselines.learners.alphazero.run_state import (
     FIRST_ITERATION_FILES,
     RESUMABLE_CHANGES,
     STATE_VERSION,
+    AlphaZeroRunResult,
     RunFiles,
     write_history,
 )
 from baselines.learners.alphazero.runfiles import load_examples, save_examples
-from baselines.learners.alphazero.selfplay import Example, play_demonstration_game
+from baselines.learners.alphazero.selfplay import Example
 from baselines.learners.alphazero.selfplay_games import SelfPlayGames, play_job
 from baselines.learners.alphazero.settings import SCRIPTED, AlphaZeroSettings
-from baselines.progress import progress_bar
+from baselines.learners.evaluation import EvalRow, cut_eval_history
+from baselines.learners.runner import SELFPLAY, EvalLog, OpponentMix, Resumed, TrainPlan
 from baselines.search.mcts import MCTSAgent
 from boardenvs.core import Game
 from boardenvs.registry import make_game
@@ -122,6 +129,27 @@ class AlphaZeroTrainer:
             self._load_state()
         else:
             self.files.claim(force)
+        self.plan = self._plan()
+        self.log = self._eval_log()
+
+    def _plan(self) -> TrainPlan:
+        """The run on the skeleton's terms: self-play (and the sparring partner) as the mix, the evaluation
+        opponents' specs, the folder, the checkpoint it resumes (its completed iterations and wall time)."""
+        mix = OpponentMix((SELFPLAY, *([self.sparring] if self.sparring else [])))
+        resumed = Resumed(self.state_path, self.completed, self._wall_seconds()) if self.history else None
+        plan = TrainPlan(self.game, self.config, mix, list(self.opponents.values()), self.out_dir, resumed)
+        plan.target_steps = self.settings.iterations
+        return plan
+
+    def _eval_log(self) -> EvalLog:
+        """The shared evaluation log, a resumed run's ``eval.csv`` cut back to its completed iterations."""
+        rows: list[EvalRow] = cut_eval_history(self.out_dir / "eval.csv", self.completed)[0] if self.history else []
+        return EvalLog(self.plan, self.game_name, self.settings.seed, self.settings.eval_games, self._title(), rows,
+                       steps="iterations")  # fmt: skip
+
+    def _title(self) -> str:
+        config = " ".join(f"{key}={value}" for key, value in self.config.items())
+        return f"AlphaZero ({self.settings.selfplay.search}) on {self.game_name} {config}".rstrip()
 
     def _resolve_agents(self) -> None:
         """The evaluation opponents (label -> spec), the sparring partner and the warm start's teacher."""
@@ -197,6 +225,12 @@ class AlphaZeroTrainer:
             pass
         return self.history
 
+    def result(self) -> AlphaZeroRunResult:
+        """What the run has produced so far (its files, iterations, wall time and last evaluation)."""
+        fields = {**self.log.result_fields(self.completed), "wall_seconds": self._wall_seconds()}
+        history_csv = self.out_dir / "history.csv"
+        return AlphaZeroRunResult(**fields, best_path=self.best_path, history=self.history, history_csv=history_csv)
+
     def run_iter(self) -> Iterator[dict[str, Any]]:
         """The iterations still to run, yielding each history row once its files are written."""
         self.out_dir.mkdir(parents=True, exist_ok=True)
@@ -209,6 +243,12 @@ class AlphaZeroTrainer:
             self._write_history()
             self._plot()
             yield self.history[-1]
+
+    def _wall_seconds(self) -> float:
+        """The completed iterations' self-play, training and evaluation time."""
+        if not self.history:
+            return 0.0
+        return float(self.history[-1]["elapsed_seconds"]) + sum(float(row["eval_seconds"]) for row in self.history)
 
     def _budget_spent(self) -> bool:
         return bool(self.history) and self._would_spend_budget(self.history[-1]["elapsed_seconds"])
@@ -241,7 +281,7 @@ class AlphaZeroTrainer:
                "log_legal": mean_log_legal(examples), **row, "selfplay_seconds": selfplay_seconds,
                "train_seconds": train_seconds, "elapsed_seconds": elapsed}  # fmt: skip
         eval_start = time.perf_counter()
-        row.update(self._evaluation_row(iteration, seed_of["eval"], elapsed))
+        row.update(self._evaluation_row(iteration, elapsed))
         row["eval_seconds"] = time.perf_counter() - eval_start
         return row
 
@@ -265,31 +305,27 @@ class AlphaZeroTrainer:
         save_checkpoint(self.best_path, self.best, self.game, extra)
         save_checkpoint(self.files.iteration_path(iteration), self.best, self.game, extra)
 
-    def _evaluation_row(self, iteration: int, seed: int, elapsed: float) -> dict[str, float]:
-        """The evaluation columns of the iteration: scores every ``eval_every`` iterations and after the last."""
+    def _evaluation_row(self, iteration: int, elapsed: float) -> dict[str, float]:
+        """The evaluation columns of the iteration: every ``eval_every`` iterations and after the last, the best
+        network's score and 95% Wilson interval against each opponent (the rows the :class:`EvalLog` records)."""
         last = iteration == self.settings.iterations or self._would_spend_budget(elapsed)
         if self.opponents and (iteration % self.settings.eval_every == 0 or last):
             self._stage("eval", iteration)
-            return self.evaluate(seed)
+            return self.evaluate(iteration)
         return self.assessor.skipped()
 
     def _warm_start(self, seed: int) -> None:
         """Games of the teacher against itself: saved and kept as iteration 0 of the replay window, trained on,
         and the trained network becomes the best one (it plays the first self-play)."""
         teacher = make_agent(self.teacher, self.game_name, seed)
-        seeds = np.random.SeedSequence(seed).generate_state(self.settings.warm_start_games)
-        examples: list[Example] = []
-        with progress_bar(self.progress, len(seeds), "warm start", "game") as bar:
-            for game_seed in seeds:
-                examples += play_demonstration_game(self.game, teacher, int(game_seed))
-                bar.update(1)
+        examples = self.games.demonstrations(teacher, self.settings.warm_start_games, seed)
         save_examples(self.files.replay_path(0), examples)
         (self.demonstrations if self.settings.keep_warm_start else self.buffer).append((0, examples))
         train_network(self.net, self.optimizer, examples, self.settings, seed + 1)
         self.best = copy.deepcopy(self.net).eval()
 
     def _iteration_seeds(self, iteration: int) -> dict[str, int]:
-        parts = ("selfplay", "train", "arena", "eval", "warm_start")
+        parts = ("selfplay", "train", "arena", "eval", "warm_start")  # "eval" unused: the EvalLog seeds its games
         states = np.random.SeedSequence((self.settings.seed, iteration)).generate_state(len(parts))
         return {part: int(value) for part, value in zip(parts, states)}
 
@@ -306,9 +342,16 @@ class AlphaZeroTrainer:
         """The trained network's score against the best network (:meth:`Assessor.arena`)."""
         return self.assessor.arena(self.net, self.best, seed)
 
-    def evaluate(self, seed: int) -> dict[str, float]:
-        """The best network's score and 95% Wilson interval against each evaluation opponent."""
-        return self.assessor.evaluate(self.best, seed)
+    def evaluate(self, iteration: int) -> dict[str, float]:
+        """Evaluate the best network after ``iteration`` through the run's :class:`EvalLog` (``eval.csv`` and the
+        learning curve); its score and 95% Wilson interval against each opponent as history columns."""
+        hero = self.assessor.player(self.best, self.settings.seed, "alphazero")
+        rows = self.log.record(hero, iteration)
+        return {
+            column: value
+            for row in rows
+            for column, value in zip(eval_columns(label_of(row.opponent)), (row.win_rate, row.ci_low, row.ci_high))
+        }
 
     # -- outputs --------------------------------------------------------------------------------------
     def _write_history(self) -> None:
@@ -317,11 +360,11 @@ class AlphaZeroTrainer:
     def _plot(self) -> Path:
         from baselines.plots import plot_alphazero_run
 
-        title = f"AlphaZero ({self.settings.selfplay.search}) on {self.game_name} {self.config or ''}"
-        return plot_alphazero_run(self.out_dir / "learning_curve.png", self.history, list(self.opponents), title)
+        return plot_alphazero_run(self.out_dir / "history.png", self.history, list(self.opponents), self._title())
 
 
 __all__ = [
+    "AlphaZeroRunResult",
     "FIRST_ITERATION_FILES",
     "HISTORY_FIELDS",
     "RESUMABLE_CHANGES",

@@ -182,8 +182,12 @@ def _check_runs(path: Path, history: Sequence[Generation], settings: EvolutionSe
             runs = min(runs + settings.runs_step, settings.max_runs)
 
 
-def training_record(settings: EvolutionSettings, history: Sequence[Generation]) -> dict[str, Any]:
-    """What a saved network records about its evolution: the settings, the number of generations and the SHA-256
-    of the ``history.csv`` text of those generations (so a resumed run can tell that file was not changed)."""
+def training_record(
+    settings: EvolutionSettings, history: Sequence[Generation], wall_seconds: float | None = None
+) -> dict[str, Any]:
+    """What a saved network records about its evolution: the settings, the number of generations, the SHA-256 of the
+    ``history.csv`` text of those generations (so a resumed run can tell that file was not changed) and, when given,
+    the run's wall time so far (a resumed run's clock goes on from it)."""
     digest = hashlib.sha256(history_text(history).encode()).hexdigest()
-    return {"settings": asdict(settings), "generations": len(history), "history_sha256": digest}
+    record = {"settings": asdict(settings), "generations": len(history), "history_sha256": digest}
+    return record if wall_seconds is None else {**record, "wall_seconds": round(wall_seconds, 3)}

@@ -26,22 +26,12 @@ from typing import Any
 
 import numpy as np
 
-from baselines.inputs import checked_game
 from baselines.learners.qlnn.agent import QLNNAgent
 from baselines.learners.qlnn.settings import QLNNSettings
 from baselines.learners.qlnn.training import QLNNPoint, QLNNRun, scored_point
-from baselines.learners.runner import (
-    EvalLog,
-    OpponentMix,
-    RunResult,
-    TrainPlan,
-    check_agent_specs,
-    run_folder,
-    run_title,
-)
+from baselines.learners.runner import EvalLog, RunResult, TrainPlan, plan_episodes, run_title
 from baselines.learners.runner.points import write_points
 from baselines.runs import RunDirectory
-from boardenvs.core import check_int
 
 KIND = "qlnn"
 """The learner's name in default run folders (``runs/<game>-qlnn-<seed>``)."""
@@ -68,19 +58,11 @@ class QLNNRunResult(RunResult):
 
 
 def plan_run(settings: Any) -> TrainPlan:
-    """Check the run's settings (``ValueError`` naming the bad one) and plan it."""
+    """Check the run's settings (``ValueError`` naming the bad one) and plan it
+    (:func:`~baselines.learners.runner.plan_episodes`)."""
     if getattr(settings, "resume", False):
         raise ValueError("resume: a QLNN run cannot be resumed (its file holds no optimizer or replay buffer)")
-    check_int("episodes", settings.episodes, 1)
-    check_int("eval_every", settings.eval_every, 0)
-    check_int("eval_games", settings.eval_games, 0)
-    game, config = checked_game(settings.game, settings.config)
-    check_agent_specs("opponents", [settings.opponents], settings.game, models=False)
-    eval_opponents = check_agent_specs("eval_opponent", [settings.eval_opponent], settings.game)
-    out = run_folder(settings.out, settings.game, KIND, settings.seed)
-    plan = TrainPlan(game, config, OpponentMix((settings.opponents,)), eval_opponents, out)
-    plan.target_steps = settings.episodes
-    return plan
+    return plan_episodes(settings, KIND)
 
 
 def run(settings: Any, learning: QLNNSettings, report: Callable[[QLNNPoint], None] | None = None) -> QLNNRunResult:
@@ -93,7 +75,8 @@ def run(settings: Any, learning: QLNNSettings, report: Callable[[QLNNPoint], Non
     """
     plan = plan_run(settings)
     with RunDirectory(plan.out, OUTPUTS, force=bool(getattr(settings, "force", False))):
-        log = EvalLog(plan, settings.game, settings.seed, settings.eval_games, run_title(settings, "qlnn"), [])
+        title = run_title(settings, "qlnn")
+        log = EvalLog(plan, settings.game, settings.seed, settings.eval_games, title, [], steps="episodes")
         training = LoggedRun(plan, settings, learning, log)
 
         def keep(point: QLNNPoint) -> None:

@@ -70,6 +70,7 @@ from baselines.learners.runner import (
     run_title,
     stretch_start,
     training_opponents,
+    was_killed,
 )
 from baselines.runs import RunDirectory
 from boardenvs.core import Game, check_int
@@ -125,7 +126,7 @@ def plan_training(settings: RLlibSettings) -> TrainPlan:
         _check_resumable(resumed.card, game, mix)
     eval_opponents = evaluation_opponents(settings.eval_opponents, settings.game)
     plan = TrainPlan(game, config, mix, eval_opponents, out, resumed)
-    plan.start_steps = stretch_start(resumed, _killed(resumed)) if resumed is not None else 0
+    plan.start_steps = stretch_start(resumed, was_killed(resumed)) if resumed is not None else 0
     plan.target_steps = plan.start_steps + settings.steps
     return plan
 
@@ -204,11 +205,6 @@ def _check_resumable(card: RLlibCard, game: Game, mix: OpponentMix) -> None:
             f"opponents/snapshot_slots: the checkpoint holds the snapshot modules {snapshot_modules(old)}, the "
             f"settings ask for {snapshot_modules(mix)}; resume with the same snapshot setting"
         )
-
-
-def _killed(resumed: Resumed) -> bool:
-    """Whether the checkpoint's stretch was killed before its target (else it is a finished run)."""
-    return resumed.steps < int(resumed.extra.get("target_steps", resumed.steps))
 
 
 # -- checkpoints and evaluations ----------------------------------------------------------------------

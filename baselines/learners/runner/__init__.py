@@ -1,14 +1,18 @@
-"""The one run skeleton the learner families train with: SB3, RLlib, tabular Q and QLNN run on all of it; AlphaZero
-shares its opponent check (its gating and evaluation are per iteration, in its own history); neuro-evolution keeps
-its generation log (it has no arena evaluation) and the run folder handling (``neuroevolution/runs.py``).
+"""The one run skeleton every learner family trains with: SB3, RLlib, tabular Q, QLNN, AlphaZero and neuro-evolution.
 
 A run is: **plan** it from its settings (and a resumed run's checkpoint) before any work
-(:mod:`.plan`: :class:`TrainPlan`, :class:`Resumed`, :func:`stretch_start`, :func:`resumed_config`); check its
-opponent specs by parsing them against the registry (:mod:`.opponents`: :func:`check_agent_specs`,
-:class:`OpponentMix`); claim its folder (:class:`baselines.runs.RunDirectory`); cut a resumed run's history back to
-its checkpoint (:func:`baselines.learners.evaluation.cut_eval_history`); train, evaluating periodically in the arena
-into ``eval.csv`` and the learning curve (:mod:`.record`: :class:`EvalLog`, :func:`crossed`), the family's own
-``history.csv`` (:mod:`.points`); and return a :class:`RunResult`.
+(:mod:`.plan`: :class:`TrainPlan`, :class:`Resumed`, :func:`stretch_start`, :func:`resumed_config`; an
+episode-based run against one opponent with :func:`plan_episodes`); check its opponent specs by parsing them against
+the registry (:mod:`.opponents`: :func:`check_agent_specs`, :class:`OpponentMix`); claim its folder
+(:class:`baselines.runs.RunDirectory`); cut a resumed run's history back to its checkpoint
+(:func:`baselines.learners.evaluation.cut_eval_history`); train, evaluating periodically in the arena into
+``eval.csv`` and ``learning_curve.png`` (:mod:`.record`: :class:`EvalLog`, :func:`crossed`) beside the family's
+own ``history.csv`` (:mod:`.points` for tabular Q and QLNN; AlphaZero's losses and gating, neuro-evolution's
+generations); and return a :class:`RunResult` (each family's subclass adds its model files).
+
+What a family keeps for itself is what only it has: the steps it counts (timesteps, episodes, iterations,
+generations), its checkpoint format and the resume checks that go with it (AlphaZero's ``state.pt`` and replay
+window, neuro-evolution's network and generation log), AlphaZero's gating arena.
 """
 
 from baselines.learners.runner.opponents import (
@@ -26,9 +30,11 @@ from baselines.learners.runner.plan import (
     TrainPlan,
     check_resume_force,
     game_config_of,
+    plan_episodes,
     resumed_config,
     run_folder,
     stretch_start,
+    was_killed,
 )
 from baselines.learners.runner.record import EvalLog, RunResult, best_score, crossed, run_title
 
@@ -49,8 +55,10 @@ __all__ = [
     "check_resume_force",
     "crossed",
     "game_config_of",
+    "plan_episodes",
     "resumed_config",
     "run_folder",
     "run_title",
     "stretch_start",
+    "was_killed",
 ]

@@ -8,19 +8,21 @@ Every learner that trains for a number of steps and can be resumed plans its run
 - :func:`stretch_start` says where the stretch of training the run belongs to started, so ``steps`` counts from
   there: a fresh run trains to ``steps``, a continuation of a finished run to its steps plus ``steps``, and rerunning
   a killed command (with resume) finishes that same target;
-- the :class:`TrainPlan` holds it all; the family's plan function fills it from its settings.
+- the :class:`TrainPlan` holds it all; the family's plan function fills it from its settings (an episode-based
+  run against one opponent, tabular Q's or QLNN's, with :func:`plan_episodes`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from baselines.learners.runner.opponents import OpponentMix
-from boardenvs.core import Game
+from baselines.inputs import checked_game
+from baselines.learners.runner.opponents import OpponentMix, check_agent_specs
+from boardenvs.core import Game, check_int
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,11 @@ class TrainPlan:
         return {"start_steps": self.start_steps, "target_steps": self.target_steps}
 
 
+def was_killed(resumed: Resumed) -> bool:
+    """Whether the run of ``resumed`` stopped before the ``target_steps`` it recorded (a kill, not a finish)."""
+    return resumed.steps < int(resumed.extra.get("target_steps", resumed.steps))
+
+
 def stretch_start(resumed: Resumed, killed: bool) -> int:
     """Where the stretch of training that ``resumed`` continues started: the start it recorded if it was ``killed``
     before its target, else its own steps (a finished run)."""
@@ -103,6 +110,39 @@ def game_config_of(game: Game) -> dict[str, Any]:
     return dataclasses.asdict(game.config) if dataclasses.is_dataclass(game.config) else {}
 
 
+def plan_episodes(
+    settings: Any,
+    kind: str,
+    learner_kinds: Sequence[str] = (),
+    resume_from: Callable[[Path], Resumed] | None = None,
+) -> TrainPlan:
+    """The plan of an episode-based run against one opponent (tabular Q, QLNN), every setting checked first.
+
+    ``settings`` has ``game``, ``config``, ``episodes``, ``eval_every``, ``eval_games``, ``opponents`` (one agent
+    of the game, or one of ``learner_kinds``), ``eval_opponent``, ``seed``, ``out`` and optionally ``resume`` and
+    ``force``. A resumed run reads its checkpoint with ``resume_from(out)`` and counts ``episodes`` from the start
+    of its stretch (:func:`stretch_start`).
+
+    Raises:
+        ValueError: a bad setting (the message names it), or ``resume`` for a family without ``resume_from``.
+    """
+    resume, force = bool(getattr(settings, "resume", False)), bool(getattr(settings, "force", False))
+    check_resume_force(resume, force)
+    if resume and resume_from is None:
+        raise ValueError(f"resume: a {kind} run cannot be resumed")
+    for name, low in (("episodes", 1), ("eval_every", 0), ("eval_games", 0)):
+        check_int(name, getattr(settings, name), low)
+    game, config = checked_game(settings.game, settings.config)
+    check_agent_specs("opponents", [settings.opponents], settings.game, also=learner_kinds, models=False)
+    eval_opponents = check_agent_specs("eval_opponent", [settings.eval_opponent], settings.game)
+    out = run_folder(settings.out, settings.game, kind, settings.seed)
+    resumed = resume_from(out) if resume and resume_from is not None else None
+    plan = TrainPlan(game, config, OpponentMix((settings.opponents,)), eval_opponents, out, resumed)
+    plan.start_steps = stretch_start(resumed, was_killed(resumed)) if resumed else 0
+    plan.target_steps = plan.start_steps + settings.episodes
+    return plan
+
+
 def check_resume_force(resume: Any, force: bool) -> None:
     """``resume`` and ``force`` exclude each other: a ``ValueError`` naming both when both are set."""
     if resume and force:
@@ -114,7 +154,9 @@ __all__ = [
     "TrainPlan",
     "check_resume_force",
     "game_config_of",
+    "plan_episodes",
     "resumed_config",
     "run_folder",
     "stretch_start",
+    "was_killed",
 ]

@@ -1,10 +1,13 @@
 """The periodic arena evaluation of a run, its ``eval.csv`` history, its learning curve and its result record.
 
-:class:`EvalLog` is the part every learner's recorder shares: it builds the evaluation opponents once, keeps the
-run's clock (a resumed run's wall time goes on), plays ``eval_games`` seeded, seat-rotated games of the learner
+:class:`EvalLog` is the part every learner's recorder shares (AlphaZero's and neuro-evolution's included): it keeps
+the run's clock (a resumed run's wall time goes on), plays ``eval_games`` seeded, seat-rotated games of the learner
 against each opponent (:func:`baselines.arena.evaluate_against`), appends the rows to the history and rewrites
-``<out>/eval.csv`` and ``<out>/learning_curve.png`` atomically. The family's recorder adds what it saves (SB3's
-``latest.zip``/``best.zip``, RLlib's checkpoint folders). :class:`RunResult` is what every run returns.
+``<out>/eval.csv`` and ``<out>/learning_curve.png`` atomically. Every evaluation builds its opponents afresh from the
+same seed, so each point of the curve meets the same opponents on the same games (common random numbers), and a
+resumed run's evaluations are the ones an uninterrupted run would have made. The family's recorder adds what it
+saves (SB3's ``latest.zip``/``best.zip``, RLlib's checkpoint folders). :class:`RunResult` is what every run
+returns.
 """
 
 from __future__ import annotations
@@ -56,15 +59,23 @@ class EvalLog:
         games: Games per opponent (seats rotate).
         title: The plot's title.
         history: The rows of ``eval.csv`` so far (a resumed run's, cut back to its checkpoint).
+        steps: What the run's steps count, the curve's axis (``"iterations"``, ``"generations"``, ...).
     """
 
     def __init__(
-        self, plan: TrainPlan, game_name: str, seed: int, games: int, title: str, history: Sequence[EvalRow]
+        self,
+        plan: TrainPlan,
+        game_name: str,
+        seed: int,
+        games: int,
+        title: str,
+        history: Sequence[EvalRow],
+        steps: str = "training steps",
     ) -> None:
-        self.plan, self.seed, self.games, self.title = plan, seed, games, title
+        self.plan, self.seed, self.games, self.title, self.steps = plan, seed, games, title, steps
         resumed = plan.resumed
         self.started = time.perf_counter() - (resumed.wall_seconds if resumed else 0.0)
-        self.opponents: dict[str, Agent] = {name: make_agent(name, game_name, seed) for name in plan.eval_opponents}
+        self.game_name = game_name
         self.csv_path, self.png_path = plan.out / "eval.csv", plan.out / "learning_curve.png"
         self.history = list(history)
         resumed_at = resumed.steps if resumed else -1
@@ -76,21 +87,26 @@ class EvalLog:
         """Wall time so far, earlier stretches of the run included."""
         return time.perf_counter() - self.started
 
+    def opponents(self) -> dict[str, Agent]:
+        """The evaluation opponents, built afresh from the log's seed (name -> agent)."""
+        return {name: make_agent(name, self.game_name, self.seed) for name in self.plan.eval_opponents}
+
     def record(self, learner: Any, steps: int) -> list[EvalRow]:
-        """Evaluate ``learner`` (an agent counting its ``illegal_predictions``) at ``steps``; add the rows to
-        ``eval.csv`` and redraw the plot. Returns the rows."""
+        """Evaluate ``learner`` at ``steps`` (its illegal moves are counted when it has ``illegal_predictions``, as a
+        model-backed agent has); add the rows to ``eval.csv`` and redraw the plot. Returns the rows."""
         wall = self.wall_seconds()
-        self.last_rows = [self._row(learner, name, opponent, steps, wall) for name, opponent in self.opponents.items()]
+        opponents = self.opponents()
+        self.last_rows = [self._row(learner, name, opponent, steps, wall) for name, opponent in opponents.items()]
         self.last_steps = steps
         self.history += self.last_rows
         write_eval_rows(self.csv_path, self.history)
-        plot_learning_curve(self.history, self.png_path, title=self.title)
+        plot_learning_curve(self.history, self.png_path, title=self.title, steps=self.steps)
         return self.last_rows
 
     def _row(self, learner: Any, name: str, opponent: Agent, steps: int, wall: float) -> EvalRow:
-        before = learner.illegal_predictions
+        before = getattr(learner, "illegal_predictions", 0)
         results = evaluate_against(self.plan.game, learner, opponent, self.games, self.seed, name)
-        illegal = learner.illegal_predictions - before
+        illegal = getattr(learner, "illegal_predictions", 0) - before
         return eval_row(steps, wall, name, results, illegal=illegal, train_illegal=self.train_illegal)
 
     def status(self) -> str:

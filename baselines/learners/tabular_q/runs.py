@@ -27,27 +27,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from baselines.inputs import checked_game
 from baselines.learners.evaluation import EvalRow, cut_eval_history
-from baselines.learners.runner import (
-    EvalLog,
-    OpponentMix,
-    Resumed,
-    RunResult,
-    TrainPlan,
-    check_agent_specs,
-    check_resume_force,
-    run_folder,
-    run_title,
-    stretch_start,
-)
+from baselines.learners.runner import EvalLog, Resumed, RunResult, TrainPlan, plan_episodes, run_title
 from baselines.learners.runner.points import cut_points, write_points
 from baselines.learners.tabular_q.agent import TabularQAgent
 from baselines.learners.tabular_q.settings import TabularQSettings
 from baselines.learners.tabular_q.table import QTable
 from baselines.learners.tabular_q.training import SELF_PLAY, QTrainer, TabularQPoint
 from baselines.runs import RunDirectory, atomic_write, require_run
-from boardenvs.core import check_int
 
 KIND = "tabular_q"
 """The learner's name in default run folders (``runs/<game>-tabular_q-<seed>``)."""
@@ -74,21 +61,9 @@ class TabularQRunResult(RunResult):
 
 
 def plan_run(settings: Any) -> TrainPlan:
-    """Check the run's settings (``ValueError`` naming the bad one) and plan its stretch of episodes."""
-    resume, force = bool(getattr(settings, "resume", False)), bool(getattr(settings, "force", False))
-    check_resume_force(resume, force)
-    check_int("episodes", settings.episodes, 1)
-    check_int("eval_every", settings.eval_every, 0)
-    check_int("eval_games", settings.eval_games, 0)
-    game, config = checked_game(settings.game, settings.config)
-    check_agent_specs("opponents", [settings.opponents], settings.game, also=(SELF_PLAY,), models=False)
-    eval_opponents = check_agent_specs("eval_opponent", [settings.eval_opponent], settings.game)
-    out = run_folder(settings.out, settings.game, KIND, settings.seed)
-    resumed = resumed_table(out) if resume else None
-    plan = TrainPlan(game, config, OpponentMix((settings.opponents,)), eval_opponents, out, resumed)
-    plan.start_steps = stretch_start(resumed, _killed(resumed)) if resumed else 0
-    plan.target_steps = plan.start_steps + settings.episodes
-    return plan
+    """Check the run's settings (``ValueError`` naming the bad one) and plan its stretch of episodes
+    (:func:`~baselines.learners.runner.plan_episodes`; self-play is an opponent too)."""
+    return plan_episodes(settings, KIND, learner_kinds=(SELF_PLAY,), resume_from=resumed_table)
 
 
 def resumed_table(out: Path) -> Resumed:
@@ -96,10 +71,6 @@ def resumed_table(out: Path) -> Resumed:
     require_run(out, (TABLE,))
     table = QTable.load(out / TABLE)
     return Resumed(out / TABLE, int(table.training.get("episodes", 0)), extra=table.training, card=table)
-
-
-def _killed(resumed: Resumed) -> bool:
-    return resumed.steps < int(resumed.extra.get("target_steps", resumed.steps))
 
 
 def run(settings: Any, learning: TabularQSettings) -> TabularQRunResult:
@@ -117,7 +88,8 @@ def run(settings: Any, learning: TabularQSettings) -> TabularQRunResult:
         steps = plan.resumed_steps
         points = cut_points(plan.out / HISTORY, TabularQPoint, steps) if resuming else []
         rows: list[EvalRow] = cut_eval_history(plan.out / EVAL, steps)[0] if resuming else []
-        log = EvalLog(plan, settings.game, settings.seed, settings.eval_games, run_title(settings, "tabular Q"), rows)
+        title = run_title(settings, "tabular Q")
+        log = EvalLog(plan, settings.game, settings.seed, settings.eval_games, title, rows, steps="episodes")
         trainer = LoggedTrainer(plan, agent, settings, log)
         eval_every = settings.eval_every or max(1, settings.episodes // 20)
         stretch, done = plan.target_steps - plan.start_steps, steps - plan.start_steps
