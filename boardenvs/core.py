@@ -273,9 +273,7 @@ class Game(ABC, Generic[S, M]):
         new = self._apply_if_legal(state, action) if type(action) is int else None
         if new is None:
             new = self._apply(state, self.check_action(state, action))
-        if new.ply >= self._move_cap and (
-            new.current_player != TERMINAL or self.cap_overrides_final_win
-        ):
+        if new.ply >= self._move_cap and (new.current_player != TERMINAL or self.cap_overrides_final_win):
             self._end_at_move_cap(new)
         return new
 

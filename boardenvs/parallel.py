@@ -221,9 +221,7 @@ class BoardGameParallel(ParallelEnv[str, ObsDict, int], EzPickle):
         truncations = dict.fromkeys(live, truncated)
         return observations, rewards, terminations, truncations, {agent: {} for agent in live}
 
-    def _illegal(
-        self, offender: str, action: int, reason: str, live: list[str]
-    ) -> tuple[dict, dict, dict, dict, dict]:
+    def _illegal(self, offender: str, action: int, reason: str, live: list[str]) -> tuple[dict, dict, dict, dict, dict]:
         if self.illegal_reward is None:
             raise ValueError(illegal_action_message(action, offender, self.metadata["name"], reason))
         rewards = {agent: float(self.illegal_reward) if agent == offender else 0.0 for agent in live}

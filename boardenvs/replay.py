@@ -262,7 +262,7 @@ def _check_result(game: Game, state: Any, result: ReplayResult) -> None:
 # -- parsing -------------------------------------------------------------------------------------
 def _parse_replay(data: Any) -> Replay:
     if not isinstance(data, Mapping) or data.get("format") != REPLAY_FORMAT:
-        raise ReplayError(f"not a replay: the JSON must be an object with \"format\": {REPLAY_FORMAT!r}")
+        raise ReplayError(f'not a replay: the JSON must be an object with "format": {REPLAY_FORMAT!r}')
     version = _field(data, "format_version", int)
     if version != REPLAY_FORMAT_VERSION:
         raise ReplayError(f"replay format_version {version} is not supported (this boardenvs reads version "

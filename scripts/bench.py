@@ -13,7 +13,7 @@ its C++ Quoridor is measured in the same run and the ratios are printed.
     python -m scripts.bench --games quoridor --seconds 5
     python -m scripts.bench --seconds 2 --rounds 5   # rows take turns 5 times, medians kept (a busy machine)
     python -m scripts.bench --mcts             # MCTS simulations/s on Quoridor 9x9 vs OpenSpiel's MCTSBot
-    python -m scripts.bench --alphazero        # AlphaZero self-play search: batched vs one-leaf forward passes
+    python -m scripts.bench --alphazero        # AlphaZero self-play: per-game search vs 1-256 games per forward pass
     python -m scripts.bench --arena            # the live arena: server time of a move and a random bot's reply
     python -m scripts.bench --replay-page      # HTML replays: size, build time, stepping time in headless Chromium
 
@@ -34,12 +34,13 @@ size, the time to build it, to open it in headless Chromium and to show every po
 ``show``, timed inside the page).
 
 ``--alphazero`` times AlphaZero's self-play search on ``--alphazero-game`` (``--config`` applies): one fresh
-``PolicyValueNet`` (seeded by ``--seed``) behind one ``NetworkEvaluator``; an ``MCTSAgent`` with
-``--alphazero-search`` (gumbel, self-play's default, or puct) plays every seat
-for ``--alphazero-moves`` moves from the initial state (a new game starts when one ends) with
-``--alphazero-simulations`` simulations per move, once valuing ``--alphazero-batch`` leaves per forward pass and
-once one leaf per pass, in interleaved rounds, with ``torch.set_num_threads(1)``. It prints the median
-simulations per second of each, the forward passes per move and the ratio batched / one-leaf. With
+``PolicyValueNet`` (seeded by ``--seed``); in each round the same ``max(--alphazero-games)`` games each search
+``--alphazero-moves`` moves (``MCTSAgent`` with ``--alphazero-search``: gumbel, self-play's default, or puct;
+``--alphazero-simulations`` per move, ``--alphazero-batch`` leaves per request), once one game after another
+(today's per-game search) and once per entry of ``--alphazero-games`` in batched self-play (that many games' leaves
+valued in one forward pass), in alternating rounds, with ``torch.set_num_threads(1)``. It prints the median
+simulations per second of each, the leaves per forward pass, the share of the time spent valuing leaves and the
+ratio to the per-game search. With
 ``--alphazero`` too the forward-model tables run only for the games named by ``--games``.
 """
 
@@ -105,10 +106,12 @@ class Args:
     """Root search of the AlphaZero self-play benchmark: gumbel or puct."""
     alphazero_simulations: int = 32
     """Simulations per move of the AlphaZero self-play benchmark."""
-    alphazero_moves: int = 20
-    """Moves searched per timed AlphaZero self-play round (a new game starts when one ends)."""
+    alphazero_moves: int = 2
+    """Moves each game searches per timed AlphaZero self-play round."""
     alphazero_batch: int = 8
-    """Leaves per forward pass of the batched AlphaZero search (the other search values one leaf per pass)."""
+    """Leaves one game's search collects per request (self-play's batch_size)."""
+    alphazero_games: list[int] = field(default_factory=lambda: [1, 8, 64, 256])
+    """Games per forward pass of the batched self-play rows (the per-game row plays the same games one by one)."""
 
     LIMITS: ClassVar = {
         "seconds": Range(0.0, 86_400.0, open_low=True),
@@ -124,6 +127,10 @@ def check_alphazero_args(args: Args) -> None:
         value = getattr(args, flag)
         if value < 1:
             raise ValueError(f"--{flag.replace('_', '-')} must be >= 1, got {value}")
+    from baselines.learners.alphazero.batched import MAX_BATCH_GAMES
+
+    if not args.alphazero_games or not all(1 <= games <= MAX_BATCH_GAMES for games in args.alphazero_games):
+        raise ValueError(f"--alphazero-games must be counts in 1..{MAX_BATCH_GAMES}, got {args.alphazero_games}")
 
 
 def main(args: Args) -> dict[str, list[Any]]:
@@ -150,17 +157,7 @@ def main(args: Args) -> dict[str, list[Any]]:
         print(f"\n== MCTS on quoridor {config or ''} from the initial position, {args.mcts_simulations} simulations")
         print(report_mcts(speeds))
     if args.alphazero:
-        selfplay = bench_alphazero(
-            args.alphazero_game, config, search=args.alphazero_search, simulations=args.alphazero_simulations,
-            moves=args.alphazero_moves, batch=args.alphazero_batch, seed=args.seed,
-        )  # fmt: skip
-        all_results["alphazero"] = selfplay
-        print(
-            f"\n== AlphaZero self-play search on {args.alphazero_game}{f' {config}' if config else ''}: fresh network, "
-            f"{args.alphazero_simulations} simulations/move, {args.alphazero_moves} moves/round, "
-            f"median of {ALPHAZERO_ROUNDS} alternating rounds, torch.set_num_threads(1)"
-        )
-        print(report_alphazero(selfplay, args.alphazero_search))
+        all_results["alphazero"] = run_alphazero(args, config)
     if args.arena:
         latencies = bench_arena(args.games or boardenvs.list_games(), config, args.seconds, args.seed)
         all_results["arena"] = latencies
@@ -176,6 +173,22 @@ def main(args: Args) -> dict[str, list[Any]]:
         with open(args.json_out, "w") as handle:
             json.dump(data, handle, indent=2)
     return all_results
+
+
+def run_alphazero(args: Args, config: dict[str, Any]) -> list[Any]:
+    """The AlphaZero self-play rows, printed as a table."""
+    selfplay = bench_alphazero(
+        args.alphazero_game, config, search=args.alphazero_search, simulations=args.alphazero_simulations,
+        moves=args.alphazero_moves, batch=args.alphazero_batch, games_per_batch=args.alphazero_games, seed=args.seed,
+    )  # fmt: skip
+    print(
+        f"\n== AlphaZero self-play search on {args.alphazero_game}{f' {config}' if config else ''}: fresh network, "
+        f"{args.alphazero_simulations} simulations/move, {max(args.alphazero_games)} games of "
+        f"{args.alphazero_moves} moves per round, median of {ALPHAZERO_ROUNDS} alternating rounds, "
+        "torch.set_num_threads(1)"
+    )
+    print(report_alphazero(selfplay, args.alphazero_search))
+    return selfplay
 
 
 def check_args(args: Args) -> None:

@@ -6,7 +6,9 @@
         --out runs/alphazero/nc5_ray                                     # self-play in 64 actors of a Ray cluster
 
 Each iteration plays ``--games`` self-play games with the best network (``--search gumbel``, the default:
-Gumbel-top-k root actions, sequential halving and the improved-policy target; or ``--search puct``), trains the
+Gumbel-top-k root actions, sequential halving and the improved-policy target; or ``--search puct``),
+``--batch-games`` of them at a time with the leaves of all their searches valued in one forward pass (on the GPU with
+``--device cuda``; a resumed run keeps it), trains the
 network on the replay window and plays ``--eval-games`` against each of ``--eval-opponents`` (``scripted`` is the
 game's default scripted agent). Writes ``<out>/best.pt`` (play it with
 ``make_agent("alphazero:checkpoint=<out>/best.pt", game)`` or ``scripts.play --opponent ...``),

@@ -70,29 +70,33 @@ def test_report_mcts_without_openspiel_says_so() -> None:
     assert "20" in text and "no reference" in text
 
 
-def test_alphazero_flag_times_batched_and_one_leaf_self_play_search(tmp_path, capsys) -> None:
+def test_alphazero_flag_times_per_game_and_batched_self_play_on_the_same_games(tmp_path, capsys) -> None:
     out = tmp_path / "alphazero.json"
     args = Args(
-        alphazero=True, alphazero_simulations=4, alphazero_moves=2, alphazero_batch=2, config=["rows=3", "cols=3"],
-        json_out=str(out),
+        alphazero=True, alphazero_simulations=4, alphazero_moves=2, alphazero_batch=2, alphazero_games=[1, 3],
+        config=["rows=3", "cols=3"], json_out=str(out),
     )  # fmt: skip
     results = main(args)
     assert list(results) == ["alphazero"]  # with --alphazero the forward models run only for games named explicitly
-    batched, single = results["alphazero"]
-    assert (batched.batch_size, single.batch_size) == (2, 1)
-    for speed in (batched, single):
-        assert len(speed.simulations) == len(speed.seconds) == 3 and sum(speed.simulations) > 0
-        assert sum(speed.forward_passes) > 0 and speed.per_second > 0
-    assert sum(single.forward_passes) == sum(single.simulations)  # one leaf per forward pass (no terminal leaves)
+    per_game, one, three = results["alphazero"]
+    assert [speed.games_per_batch for speed in (per_game, one, three)] == [0, 1, 3]
+    assert per_game.simulations == one.simulations == three.simulations  # the same games, searched the same way
+    for speed in (per_game, one, three):
+        assert len(speed.seconds) == 3 and sum(speed.simulations) > 0 and speed.per_second > 0
+        assert 0 < speed.network_share < 1
+    assert per_game.forward_passes == one.forward_passes  # one game per batch: the same passes as alone
+    assert three.leaves_per_pass > one.leaves_per_pass  # three games' leaves share each pass
     printed = capsys.readouterr().out
-    assert "vs one-leaf" in printed and "torch.set_num_threads(1)" in printed
+    assert "vs per game" in printed and "network share" in printed and "torch.set_num_threads(1)" in printed
     saved = json.loads(out.read_text())["alphazero"]
-    assert saved[0]["simulations"] == batched.simulations and saved[1]["per_second"] > 0
+    assert saved[2]["simulations"] == three.simulations and saved[0]["per_second"] > 0
 
 
 def test_alphazero_flag_rejects_counts_below_one() -> None:
     with pytest.raises(ValueError, match="--alphazero-batch must be >= 1"):
         main(Args(alphazero=True, alphazero_batch=0, config=["rows=3", "cols=3"]))
+    with pytest.raises(ValueError, match=r"--alphazero-games must be counts in 1..4096, got \[0\]"):
+        main(Args(alphazero=True, alphazero_games=[0], config=["rows=3", "cols=3"]))
 
 
 def test_the_svg_and_rgb_rows_draw_pictures_of_random_positions() -> None:

@@ -153,8 +153,12 @@ def test_a_tampered_tournament_log_does_not_replay(tmp_path):
 
 @pytest.mark.parametrize(
     "text",
-    ["__import__('os').system('echo hacked')", "Quoridor(QuoridorConfig(board_size=__import__('os')))",
-     "Chess(ChessConfig())", "Quoridor(QuoridorConfig(board_size=5), 3)"],
+    [
+        "__import__('os').system('echo hacked')",
+        "Quoridor(QuoridorConfig(board_size=__import__('os')))",
+        "Chess(ChessConfig())",
+        "Quoridor(QuoridorConfig(board_size=5), 3)",
+    ],
 )
 def test_a_log_header_game_is_read_as_data_and_never_run(text):
     with pytest.raises(ValueError):

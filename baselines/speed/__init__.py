@@ -32,7 +32,8 @@ def as_json(measurement: Measurement | SearchSpeed | SelfPlaySpeed | ArenaLatenc
     if isinstance(measurement, Measurement):
         extra["games_per_second"] = measurement.games_per_second
     if isinstance(measurement, SelfPlaySpeed):
-        extra["forward_passes_per_move"] = measurement.forward_passes_per_move
+        extra["leaves_per_pass"] = measurement.leaves_per_pass
+        extra["network_share"] = measurement.network_share
     return dataclasses.asdict(measurement) | extra
 
 

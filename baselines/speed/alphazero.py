@@ -1,10 +1,11 @@
-"""AlphaZero self-play search speed: batched against one-leaf forward passes, one fresh network, alternating
-rounds on one torch thread."""
+"""AlphaZero self-play search speed: today's per-game search against batched self-play (the leaves of many games
+valued in one forward pass, :mod:`baselines.learners.alphazero.batched`), one fresh network, alternating rounds on
+one torch thread; with the share of the time spent in the network."""
 
 from __future__ import annotations
 
-import dataclasses
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -14,24 +15,25 @@ import boardenvs
 from boardenvs.registry import make_game
 
 if TYPE_CHECKING:
-    from baselines.learners.alphazero.evaluator import NetworkEvaluator
-
+    from baselines.search.evaluators import Evaluator
 
 ALPHAZERO_ROUNDS = 3
 """Timed self-play rounds of each AlphaZero search setting (alternating; the median rate is reported)."""
+PER_GAME = 0
+"""The ``games_per_batch`` of today's per-game search (each game searches alone, its own forward passes)."""
 
 
 @dataclass
 class SelfPlaySpeed:
-    """Timed AlphaZero self-play rounds of one search setting: per round, the simulations run, the network's
-    forward passes and the seconds spent in ``MCTSAgent.act``."""
+    """Timed AlphaZero self-play rounds of one setting: per round, the simulations run, the network's forward
+    passes, the seconds of the round and the seconds spent in the network's evaluator (observations included)."""
 
     name: str
-    batch_size: int
-    moves: int
+    games_per_batch: int
     simulations: list[int] = field(default_factory=list)
     forward_passes: list[int] = field(default_factory=list)
     seconds: list[float] = field(default_factory=list)
+    network_seconds: list[float] = field(default_factory=list)
 
     @property
     def per_second(self) -> float:
@@ -39,56 +41,122 @@ class SelfPlaySpeed:
         return float(np.median([s / t for s, t in zip(self.simulations, self.seconds)]))
 
     @property
-    def forward_passes_per_move(self) -> float:
-        """The network's forward passes per move searched, over all rounds."""
-        return sum(self.forward_passes) / max(1, self.moves * len(self.forward_passes))
+    def network_share(self) -> float:
+        """The share of the time spent valuing leaves (observations, masks and the forward pass), all rounds."""
+        return sum(self.network_seconds) / max(sum(self.seconds), 1e-12)
+
+    @property
+    def leaves_per_pass(self) -> float:
+        """Simulations per forward pass (terminal leaves need none), all rounds."""
+        return sum(self.simulations) / max(1, sum(self.forward_passes))
 
 
-def selfplay_round(
-    game: boardenvs.Game,
-    evaluator: NetworkEvaluator,
-    passes: list[int],
-    speed: SelfPlaySpeed,
-    simulations: int,
-    seed: int,
-    search: str,
-) -> None:
-    """One timed round: an ``MCTSAgent`` with ``search`` plays every seat for ``speed.moves`` moves from the
-    initial state (starting a new game when one ends); only its ``act`` calls are timed. ``passes[0]`` counts the
-    network's forward passes. Appends the round to ``speed``."""
+def timed_evaluator(inner: Evaluator) -> Evaluator:
+    """``inner`` behind a wrapper that adds the seconds each ``evaluate_batch`` takes to its ``seconds``."""
+    from baselines.search.evaluators import Evaluator
+
+    class TimedEvaluator(Evaluator):
+        name = inner.name
+
+        def __init__(self) -> None:
+            self.seconds = 0.0
+
+        def check(self, game: boardenvs.Game) -> None:
+            inner.check(game)
+
+        def evaluate(self, game: boardenvs.Game, state: Any) -> Any:
+            return self.evaluate_batch(game, [state])[0]
+
+        def evaluate_batch(self, game: boardenvs.Game, states: Sequence[Any]) -> Any:
+            start = time.perf_counter()
+            try:
+                return inner.evaluate_batch(game, states)
+            finally:
+                self.seconds += time.perf_counter() - start
+
+    return TimedEvaluator()
+
+
+def search_moves(
+    game: boardenvs.Game, evaluator: Any, seed: int, moves: int, simulations: int, search: str, batch: int
+) -> int:
+    """Self-play search of one game from its initial state (seeded): every seat searches ``moves`` moves in all
+    (fewer if the game ends); returns the simulations run."""
     from baselines.search.mcts import MCTSAgent
 
-    batch = speed.batch_size
     agent = MCTSAgent(
         seed, simulations=simulations, evaluator=evaluator, selection=search, batch_size=batch, reuse_tree=False
     )
     rng = np.random.default_rng(seed)
-    state, done, seconds, passes_before = game.initial_state(rng), 0, 0.0, passes[0]
-    for _ in range(speed.moves):
+    state, done = game.initial_state(rng), 0
+    for _ in range(moves):
         if game.is_terminal(state):
-            state = game.initial_state(rng)
+            break
         mover = int(state.current_player)
-        view = game.determinize(state, mover, rng)
-        start = time.perf_counter()
-        action = agent.act(game, view, mover)
-        seconds += time.perf_counter() - start
+        state = game.apply(state, agent.act(game, game.determinize(state, mover, rng), mover))
         done += agent.last_search.simulations
-        state = game.apply(state, action)
+    return done
+
+
+@dataclass(frozen=True)
+class SelfPlayRound:
+    """What one timed round plays: ``games`` games (from seeds ``seed .. seed + games - 1``), each searching
+    ``moves`` moves of ``simulations`` simulations with ``search``, ``batch`` leaves per request."""
+
+    games: int
+    moves: int
+    simulations: int
+    search: str
+    batch: int
+    seed: int
+
+    def jobs(self, game: boardenvs.Game) -> list[Any]:
+        """One job per game: ``job(evaluator) -> simulations run``."""
+        plan = (self.moves, self.simulations, self.search, self.batch)
+        return [
+            lambda ev, s=seed: search_moves(game, ev, s, *plan) for seed in range(self.seed, self.seed + self.games)
+        ]
+
+
+def selfplay_round(
+    game: boardenvs.Game, net: Any, passes: list[int], speed: SelfPlaySpeed, plan: SelfPlayRound
+) -> None:
+    """Play ``plan``'s games, one after another (today's search) or ``speed.games_per_batch`` at a time in batched
+    self-play; append the round's simulations, forward passes (``passes[0]`` counts them) and seconds to ``speed``."""
+    from baselines.learners.alphazero.batched import play_batch
+    from baselines.learners.alphazero.evaluator import NetworkEvaluator
+
+    evaluator, jobs, before = timed_evaluator(NetworkEvaluator(net)), plan.jobs(game), passes[0]
+    start = time.perf_counter()
+    if speed.games_per_batch == PER_GAME:
+        done = sum(job(evaluator) for job in jobs)
+    else:
+        size = speed.games_per_batch
+        done = sum(sum(play_batch(evaluator, jobs[i : i + size])[0]) for i in range(0, len(jobs), size))
+    speed.seconds.append(time.perf_counter() - start)
     speed.simulations.append(done)
-    speed.forward_passes.append(passes[0] - passes_before)
-    speed.seconds.append(seconds)
+    speed.forward_passes.append(passes[0] - before)
+    speed.network_seconds.append(evaluator.seconds)  # type: ignore[attr-defined]
 
 
 def bench_alphazero(
-    name: str, config: dict[str, Any], *, search: str, simulations: int, moves: int, batch: int, seed: int
+    name: str,
+    config: dict[str, Any],
+    *,
+    search: str,
+    simulations: int,
+    moves: int,
+    batch: int,
+    games_per_batch: Sequence[int],
+    seed: int,
 ) -> list[SelfPlaySpeed]:
-    """Batched (``batch`` leaves per forward pass) and one-leaf self-play search with ``search`` (gumbel or
-    puct), ``simulations`` per move and ``moves`` per round, one fresh network (seeded by ``seed``) and evaluator,
-    in alternating rounds (after an untimed one-move warm-up of each), with one torch thread."""
+    """Today's per-game self-play search and batched self-play at each of ``games_per_batch``, on the same games
+    (``max(games_per_batch)`` of them per round, each searching ``moves`` moves of ``simulations`` simulations with
+    ``search``, ``batch`` leaves per request), one fresh network (seeded by ``seed``), in alternating rounds after
+    an untimed warm-up, with one torch thread."""
     import torch
     from tqdm import tqdm
 
-    from baselines.learners.alphazero.evaluator import NetworkEvaluator
     from baselines.learners.alphazero.network import PolicyValueNet
     from baselines.params import choice_param
 
@@ -96,32 +164,36 @@ def bench_alphazero(
     game = make_game(name, **config)
     net, passes = PolicyValueNet.for_game(game, seed=seed), [0]
     hook = net.register_forward_hook(lambda *_: passes.__setitem__(0, passes[0] + 1))
-    evaluator = NetworkEvaluator(net)
-    batched = SelfPlaySpeed(f"batched (batch_size={batch})", batch, moves)
-    single = SelfPlaySpeed("one leaf (batch_size=1)", 1, moves)
+    speeds = [SelfPlaySpeed("per game (today)", PER_GAME)]
+    speeds += [SelfPlaySpeed(f"batched, {size} games/pass", size) for size in games_per_batch]
+    games = max(games_per_batch)
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
     try:
-        for speed in (batched, single):  # warm-up
-            warm_up = dataclasses.replace(speed, moves=1, simulations=[], forward_passes=[], seconds=[])
-            selfplay_round(game, evaluator, passes, warm_up, simulations, seed, search)
+        selfplay_round(
+            game, net, passes, SelfPlaySpeed("warm-up", 1), SelfPlayRound(1, 1, simulations, search, batch, seed)
+        )
         for r in tqdm(range(ALPHAZERO_ROUNDS), desc="AlphaZero self-play", unit="round"):
-            for speed in (batched, single) if r % 2 == 0 else (single, batched):
-                selfplay_round(game, evaluator, passes, speed, simulations, seed + r, search)
+            plan = SelfPlayRound(games, moves, simulations, search, batch, seed + 1000 * r)
+            for speed in speeds if r % 2 == 0 else speeds[::-1]:
+                selfplay_round(game, net, passes, speed, plan)
     finally:
         torch.set_num_threads(threads)
         hook.remove()
-    return [batched, single]
+    return speeds
 
 
 def report_alphazero(results: list[SelfPlaySpeed], search: str) -> str:
-    """One line per search setting with its ratio to the one-leaf rate."""
-    reference = next(r for r in results if r.batch_size == 1)
+    """One line per setting: simulations/s, leaves per forward pass, the network's share of the time and the ratio to
+    today's per-game search."""
+    reference = next(r for r in results if r.games_per_batch == PER_GAME)
     lines = [
-        f"{'AlphaZero self-play, ' + search:28s} {'simulations/s':>14s} {'forward passes/move':>20s} "
-        f"{'vs one-leaf':>12s}"
+        f"{'AlphaZero self-play, ' + search:28s} {'simulations/s':>14s} {'leaves/pass':>12s} {'network share':>14s} "
+        f"{'vs per game':>12s}"
     ]
     for r in results:
         ratio = r.per_second / reference.per_second
-        lines.append(f"{r.name:28s} {r.per_second:14,.0f} {r.forward_passes_per_move:20.1f} {ratio:11.2f}x")
+        lines.append(
+            f"{r.name:28s} {r.per_second:14,.0f} {r.leaves_per_pass:12.1f} {r.network_share:14.0%} {ratio:11.2f}x"
+        )
     return "\n".join(lines)

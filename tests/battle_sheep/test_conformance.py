@@ -46,7 +46,13 @@ def test_spec_of_the_basic_game() -> None:
     assert spec.num_actions == 144 * (1 + 8 * 15)
     assert spec.observation_shape == (13, 12, 12)
     assert [f.name for f in spec.observation_fields] == [
-        "owners", "stacks", "count_known", "field", "free", "placement_phase", "my_turn"
+        "owners",
+        "stacks",
+        "count_known",
+        "field",
+        "free",
+        "placement_phase",
+        "my_turn",
     ]
     assert spec.max_game_length == 64 and spec.zero_sum and spec.perfect_information
     assert not BattleSheep(hidden_counts=True).spec.perfect_information

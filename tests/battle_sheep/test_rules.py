@@ -121,7 +121,6 @@ def test_teams_average_scores_with_the_partner_and_share_the_return() -> None:
     assert returns[1] == returns[3] == pytest.approx((1.5 - 2.75) / (5 - 2.75))
 
 
-
 def finished(game, tokens: list[str]) -> object:
     """A finished game on a 5x5 board whose first row holds ``tokens`` (single sheep), the rest not field."""
     return board(game, [" ".join(tokens + ["#"] * (5 - len(tokens)))] + ["# # # # #"] * 4, TERMINAL)

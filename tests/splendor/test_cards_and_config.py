@@ -28,6 +28,7 @@ def test_official_white_level_one_card_w5_costs_two_blue_two_black() -> None:
 def test_native_deck_rewires_bonuses_suit_equals_cost_column() -> None:
     official, native = card_table("official"), card_table("rinascimento_native")
     assert sorted(official.points.tolist()) == sorted(native.points.tolist())
+
     def rows(table):
         return sorted((int(b), int(p), tuple(c)) for b, p, c in zip(table.bonus, table.points, table.cost.tolist()))
 

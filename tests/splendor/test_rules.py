@@ -184,8 +184,14 @@ def test_paying_with_gold_while_holding_the_colour_is_a_choice() -> None:
     kept_black = play(GAME, state, "gold for K")  # the last spare gold: the purchase completes
     assert kept_black.players[0, :6].tolist() == [0, 0, 0, 0, 1, 0] and kept_black.phase == MAIN
     assert kept_black.players[0, 12] == 1 and kept_black.supply[5] == state.supply[5] + 1
-    assert event_types(kept_black)[:6] == [ev.DECREASE_PLAYER_TOKENS, ev.INCREASE_TOKENS, ev.DECREASE_PLAYER_GOLD,
-                                           ev.INCREASE_GOLD, ev.RECEIVE_CARD_POINTS, ev.RECEIVE_CARD_BONUS]
+    assert event_types(kept_black)[:6] == [
+        ev.DECREASE_PLAYER_TOKENS,
+        ev.INCREASE_TOKENS,
+        ev.DECREASE_PLAYER_GOLD,
+        ev.INCREASE_GOLD,
+        ev.RECEIVE_CARD_POINTS,
+        ev.RECEIVE_CARD_BONUS,
+    ]
 
 
 def test_several_golds_can_go_to_one_colour() -> None:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from baselines.agent import Agent
+from baselines.learners.alphazero.batched import MAX_BATCH_GAMES
 from baselines.learners.alphazero.evaluator import NetworkEvaluator, relative_values
 from baselines.params import choice_param, float_param, int_param
 from baselines.search.mcts import MCTSAgent
@@ -43,6 +44,8 @@ class Example:
 
 SEARCHES = ("gumbel", "puct")
 """The root searches self-play can use."""
+BATCH_GAMES = 16
+"""Self-play games played together by default (their leaves valued in one forward pass)."""
 
 
 @dataclass(frozen=True)
@@ -56,7 +59,9 @@ class SelfPlaySettings:
         temperature_plies: plies whose move is sampled from the policy target, >= 0.
         dirichlet_fraction: share of Dirichlet noise in the root priors, in [0, 1] (PUCT only).
         dirichlet_alpha: its concentration, > 0 (PUCT only).
-        batch_size: leaves valued per forward pass, >= 1.
+        batch_size: leaves one game's search collects per request, >= 1.
+        batch_games: games played together, the leaves of all of them valued in one forward pass
+            (:mod:`.batched`), in 1..4096; a resumed run must keep it (it fixes which games share a pass).
         determinizations: hidden-information games: views sampled per move, >= 1.
         gumbel_actions: root actions considered by the Gumbel search, >= 1 (Gumbel only).
         full_search_fraction: share of moves searched with ``simulations`` and recorded, in (0, 1].
@@ -70,6 +75,7 @@ class SelfPlaySettings:
     dirichlet_fraction: float = setting(0.25, FRACTION)
     dirichlet_alpha: float = setting(0.3, POSITIVE)
     batch_size: int = setting(8, Range(1, 10**6))
+    batch_games: int = setting(BATCH_GAMES, Range(1, MAX_BATCH_GAMES))
     determinizations: int = setting(4, Range(1, 10**4))
     gumbel_actions: int = setting(16, Range(1, 10**4))
     full_search_fraction: float = setting(1.0, Range(0.0, 1.0, open_low=True))
@@ -83,6 +89,7 @@ class SelfPlaySettings:
         float_param("dirichlet_fraction", self.dirichlet_fraction, 0.0, 1.0)
         float_param("dirichlet_alpha", self.dirichlet_alpha, 0.0, positive=True)
         int_param("batch_size", self.batch_size, 1)
+        int_param("batch_games", self.batch_games, 1, MAX_BATCH_GAMES)
         int_param("determinizations", self.determinizations, 1)
         int_param("gumbel_actions", self.gumbel_actions, 1)
         float_param("full_search_fraction", self.full_search_fraction, 0.0, 1.0, positive=True)

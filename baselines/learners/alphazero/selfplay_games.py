@@ -1,8 +1,11 @@
-"""The self-play data of an AlphaZero iteration: the games of the best network, here or in worker processes / Ray
-actors (:mod:`baselines.distributed`), each game with its own seed so the examples are the same wherever they run."""
+"""The self-play data of an AlphaZero iteration: the games of the best network, ``batch_games`` at a time in one
+batched search (:mod:`.batched`), here or in worker processes / Ray actors (:mod:`baselines.distributed`). Each game
+has its own seed and each batch is a fixed chunk of the iteration's games, so the examples are the same wherever and
+on however many workers they run."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,11 +14,13 @@ import torch
 
 from baselines.distributed import make_executor, runs_inline
 from baselines.factory import make_agent
+from baselines.learners.alphazero.batched import play_batch
 from baselines.learners.alphazero.evaluator import NetworkEvaluator
 from baselines.learners.alphazero.network import PolicyValueNet
 from baselines.learners.alphazero.selfplay import Example, SelfPlaySettings, play_demonstration_game, play_selfplay_game
 from baselines.learners.alphazero.settings import AlphaZeroSettings
 from baselines.progress import progress_bar
+from baselines.search.evaluators import Evaluator
 from boardenvs.core import Game
 
 
@@ -50,22 +55,24 @@ class SelfPlayGames:
         seeds = [int(value) for value in np.random.SeedSequence(seed).generate_state(games)]
         sparring_games = round(self.settings.sparring_fraction * games) if self.sparring else 0
         jobs = [(game_seed, self.sparring if index < sparring_games else "") for index, game_seed in enumerate(seeds)]
+        size = self.settings.selfplay.batch_games
+        chunks = [jobs[start : start + size] for start in range(0, len(jobs), size)]
         examples: list[Example] = []
         with progress_bar(self.progress, games, "self-play", "game") as bar:
-            for game_examples in self._games(best, jobs):
-                examples += game_examples
-                bar.update(1)
+            for chunk, chunk_examples in zip(chunks, self._chunks(best, chunks)):
+                examples += chunk_examples
+                bar.update(len(chunk))
         return examples
 
-    def _games(self, best: PolicyValueNet, jobs: list[tuple[int, str]]) -> Iterator[list[Example]]:
-        """The examples of each ``(seed, sparring spec)`` game, in order (in worker processes or Ray actors with
-        ``workers`` > 1 or ``backend="ray"``; each builds the best network once from its weights)."""
+    def _chunks(self, best: PolicyValueNet, chunks: list[list[tuple[int, str]]]) -> Iterator[list[Example]]:
+        """The examples of each chunk of ``(seed, sparring spec)`` games, in order (in worker processes or Ray
+        actors with ``workers`` > 1 or ``backend="ray"``; each builds the best network once from its weights)."""
         settings = self.settings
-        workers = min(settings.workers, len(jobs))
+        workers = min(settings.workers, len(chunks))
         if runs_inline(settings.backend, workers):
             evaluator = NetworkEvaluator(best)
-            for job in jobs:
-                yield play_job(self.game, evaluator, settings.selfplay, *job)
+            for chunk in chunks:
+                yield play_chunk(self.game, evaluator, settings.selfplay, chunk)
             return
         network = (best.observation_shape, best.num_actions, best.num_players, best.config)
         weights = {key: value.cpu() for key, value in best.state_dict().items()}
@@ -73,7 +80,56 @@ class SelfPlayGames:
         start = (self.game, network, weights, settings.selfplay, device)
         address = settings.ray_address or None
         with make_executor(settings.backend, workers, _start_worker, start, address) as pool:  # workers end with us
-            yield from pool.map(_self_play_in_worker, jobs)
+            yield from pool.map(_self_play_in_worker, chunks)
+
+
+# -- memory -------------------------------------------------------------------------------------------------
+def activation_bytes(net: PolicyValueNet) -> int:
+    """Bytes one leaf's forward pass needs: the input and every module's output, in float32 (an upper bound, as if
+    none were freed before the pass ends)."""
+    sizes = [int(np.prod(net.observation_shape))]
+    hooks = [module.register_forward_hook(lambda _m, _i, out: sizes.append(_numel(out))) for module in net.modules()]
+    try:
+        with torch.no_grad():
+            net(torch.zeros((1, *net.observation_shape), device=net.device))
+    finally:
+        for hook in hooks:
+            hook.remove()
+    return 4 * sum(sizes)
+
+
+def _numel(output: Any) -> int:
+    if isinstance(output, torch.Tensor):
+        return output.numel()
+    return sum(_numel(item) for item in output) if isinstance(output, tuple | list) else 0
+
+
+def free_memory_bytes(device: torch.device) -> int:
+    """The memory free for a forward pass on ``device``: the GPU's free memory, or the machine's available RAM
+    (``MemAvailable`` of ``/proc/meminfo``, else the free pages)."""
+    if device.type == "cuda":
+        return int(torch.cuda.mem_get_info(device)[0])
+    try:
+        with open("/proc/meminfo") as handle:
+            for line in handle:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return int(os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+
+
+def check_batch_memory(net: PolicyValueNet, selfplay: SelfPlaySettings, device: torch.device) -> None:
+    """Refuse a batch whose forward pass (``batch_games`` x ``batch_size`` leaves) would need more than half the
+    free memory of ``device``: a ``ValueError`` naming ``batch_games`` and the sizes."""
+    leaves = selfplay.batch_games * selfplay.batch_size
+    need, free = leaves * activation_bytes(net), free_memory_bytes(device)
+    if need > free / 2:
+        raise ValueError(
+            f"batch_games: {selfplay.batch_games} games x batch_size {selfplay.batch_size} leaves = {leaves} leaves "
+            f"per forward pass need about {need / 2**30:.1f} GiB on {device}, more than half of the "
+            f"{free / 2**30:.1f} GiB free; lower batch_games or batch_size"
+        )
 
 
 # -- self-play workers ---------------------------------------------------------------------------------------
@@ -90,16 +146,27 @@ def _start_worker(
     _WORKER.update(game=game, evaluator=NetworkEvaluator(net.to(device)), selfplay=selfplay)
 
 
-def play_job(
-    game: Game, evaluator: NetworkEvaluator, selfplay: SelfPlaySettings, seed: int, sparring: str
-) -> list[Example]:
+def play_job(game: Game, evaluator: Evaluator, selfplay: SelfPlaySettings, seed: int, sparring: str) -> list[Example]:
     """The examples of one self-play game (against a fresh ``sparring`` agent when the spec is not empty)."""
     partner = make_agent(sparring, game.spec.name, seed) if sparring else None
     return play_selfplay_game(game, evaluator, selfplay, seed, partner)[0]
 
 
-def _self_play_in_worker(job: tuple[int, str]) -> list[Example]:
-    return play_job(_WORKER["game"], _WORKER["evaluator"], _WORKER["selfplay"], *job)
+def play_chunk(
+    game: Game, evaluator: NetworkEvaluator, selfplay: SelfPlaySettings, chunk: list[tuple[int, str]]
+) -> list[Example]:
+    """The examples of a chunk of ``(seed, sparring spec)`` games played together, their leaves valued in shared
+    forward passes (:func:`~.batched.play_batch`), in the chunk's order."""
+    jobs = [
+        lambda client, seed=seed, sparring=sparring: play_job(game, client, selfplay, seed, sparring)
+        for seed, sparring in chunk
+    ]
+    results, _ = play_batch(evaluator, jobs)
+    return [example for game_examples in results for example in game_examples]
 
 
-__all__ = ["SelfPlayGames", "play_job"]
+def _self_play_in_worker(chunk: list[tuple[int, str]]) -> list[Example]:
+    return play_chunk(_WORKER["game"], _WORKER["evaluator"], _WORKER["selfplay"], chunk)
+
+
+__all__ = ["SelfPlayGames", "activation_bytes", "check_batch_memory", "play_chunk", "play_job"]

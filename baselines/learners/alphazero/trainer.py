@@ -61,7 +61,7 @@ from baselines.learners.alphazero.run_state import (
 )
 from baselines.learners.alphazero.runfiles import load_examples, save_examples
 from baselines.learners.alphazero.selfplay import Example
-from baselines.learners.alphazero.selfplay_games import SelfPlayGames, play_job
+from baselines.learners.alphazero.selfplay_games import SelfPlayGames, check_batch_memory, play_job
 from baselines.learners.alphazero.settings import SCRIPTED, AlphaZeroSettings
 from baselines.learners.evaluation import EvalRow, cut_eval_history
 from baselines.learners.runner import SELFPLAY, EvalLog, OpponentMix, Resumed, TrainPlan
@@ -121,6 +121,7 @@ class AlphaZeroTrainer:
         self.assessor = Assessor(self.game, game_name, self.settings, self.opponents)
         self.games = SelfPlayGames(self.game, self.settings, self.device, self.sparring, progress)
         self._build_networks()
+        check_batch_memory(self.net, self.settings.selfplay, self.device)
         self.restarted = False
         """True when ``resume`` found a run killed before its first iteration finished, and starts it again."""
         if resume and force:
