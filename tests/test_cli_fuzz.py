@@ -96,6 +96,7 @@ def cases(files: dict[str, str]) -> dict[str, Case]:
             needs={"config": ["--game", "quoridor"]},
             free={"out": OUTPUT},
         ),
+        "docs_site": Case(bad={"root": [files["missing"], ""]}),
         "evaluate": Case(bad={**game, "agent": [NAME, ""], "opponents": [NAME, "", "random,nosuch"]}),
         "evolve_gravwell": Case(bad={"eval_opponents": [NAME, ""]}, free={"out": OUTPUT, "export_json": OUTPUT}),
         "gravwell_ceiling": Case(bad={"kind": [NAME, ""], "opponent": [NAME, ""]}, free={"json_out": OUTPUT}),

@@ -1,0 +1,222 @@
+"""A documentation page per game, written from what the code knows, so it cannot drift from it.
+
+Everything on a page comes from the game itself: its spec-sheet docstring (rules, rewards, termination, illegal
+moves, hidden information, sources), its :class:`~boardenvs.core.GameSpec` (players, actions, observation shape and
+named fields with their bounds, version, symmetries), its config dataclass (every argument with its default and the
+allowed values its field docstring states), the ids and modules of every adapter (:mod:`boardenvs.envs`), worked
+action examples in the game's own notation from a seeded opening, a picture from its SVG renderer, and the shipped
+models of the package's shelves (file, config, the command that trained it, its notes). ``scripts/docs_site.py``
+writes the pages; ``tests/test_docs_site.py`` regenerates them and fails when a committed page differs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from baselines.settings import field_docs
+from boardenvs.core import Game
+from boardenvs.envs import aec_env_id, gym_env_id, module_name
+from boardenvs.registry import list_games, make_game
+
+OPENING_SEED = 0
+"""Seed of the opening whose legal actions the page lists as worked examples."""
+EXAMPLE_ACTIONS = 6
+"""How many legal actions of the opening the page spells out."""
+PICTURE_PLIES = 6
+"""Random plies played from the opening before the page's picture is drawn."""
+SHELVES = ("baselines/learners/alphazero/models", "baselines/learners/sb3/models")
+"""The shipped models' folders (each with an ``index.json``), relative to the repository root."""
+
+
+def game_page(name: str, root: Path) -> str:
+    """The Markdown page of the registered game ``name`` (``root``: the repository, for the shelves and results)."""
+    game = make_game(name)
+    sections = [
+        _title(game),
+        _facts(game),
+        _creation(name, game),
+        _arguments(game),
+        _observation(game),
+        _actions(game),
+        _spec_sheet(game),
+        _models(name, root),
+        _results(name, root),
+    ]
+    return "\n\n".join(section for section in sections if section).rstrip() + "\n"
+
+
+def game_picture(name: str) -> str:
+    """The SVG picture of ``name``: its opening after :data:`PICTURE_PLIES` seeded random plies."""
+    game = make_game(name)
+    rng = np.random.default_rng(OPENING_SEED)
+    state = game.initial_state(rng)
+    for _ in range(PICTURE_PLIES):
+        if game.is_terminal(state):
+            break
+        legal = game.legal_actions(state)
+        state = game.apply(state, int(legal[rng.integers(len(legal))]))
+    return game.render_svg(state)
+
+
+def package_games() -> list[str]:
+    """The games this package ships (a game registered from elsewhere, a test's toy game say, gets no page)."""
+    return [name for name in list_games() if type(make_game(name)).__module__.startswith("boardenvs.games.")]
+
+
+def written_pages(root: Path) -> dict[Path, str]:
+    """Every generated file (``docs/games/<game>.md`` and ``docs/games/<game>.svg``) and its text."""
+    pages: dict[Path, str] = {}
+    for name in package_games():
+        pages[root / "docs" / "games" / f"{name}.md"] = game_page(name, root)
+        pages[root / "docs" / "games" / f"{name}.svg"] = game_picture(name)
+    return pages
+
+
+# -- sections ------------------------------------------------------------------------------------------------------
+def _title(game: Game) -> str:
+    summary = _docstring(game).split("\n\n", 1)[0].replace("\n", " ")
+    name = game.spec.name
+    return f"# {_display_name(game)}\n\n![{name}]({name}.svg){{ width=520 }}\n\n{summary}"
+
+
+def _facts(game: Game) -> str:
+    spec = game.spec
+    low = min(f.low for f in spec.observation_fields)
+    high = max(f.high for f in spec.observation_fields)
+    rows = [
+        ("Import", f"`from {type(game).__module__.rsplit('.', 1)[0]} import {type(game).__name__}`"),
+        ("Gymnasium id", f"`{gym_env_id(spec.name)}`"),
+        ("PettingZoo id", f"`{aec_env_id(spec.name)}` (module `{module_name(spec.name)}`)"),
+        ("Version", f"{spec.version} ([version history](../versions.md))"),
+        ("Players (default config)", str(spec.num_players)),
+        ("Actions", f"`Discrete({spec.num_actions})`, with a legal-action mask"),
+        ("Observation", f"{spec.observation_kind} `{spec.observation_shape}`, float32 in [{low:g}, {high:g}]"),
+        ("Information", "perfect" if spec.perfect_information else "hidden (each seat sees its own view)"),
+        ("Zero-sum", "yes" if spec.zero_sum else "no"),
+        ("Longest game (plies)", str(spec.max_game_length)),
+        ("Symmetries", ", ".join(spec.symmetries) or "none declared"),
+    ]
+    return "| | |\n|---|---|\n" + "\n".join(f"| {key} | {value} |" for key, value in rows)
+
+
+def _creation(name: str, game: Game) -> str:
+    module = module_name(name).rsplit(".", 1)[1]
+    calls = [
+        (f'game = make_game("{name}")', "the rules: states, masks, apply"),
+        (f"aec = {module}.env()", "PettingZoo AEC, action masks in the observations"),
+        (f"parallel = {module}.parallel_env()", "PettingZoo Parallel"),
+        (f'single = gymnasium.make("{gym_env_id(name)}")', "one seat, opponents inside"),
+    ]
+    lines = "\n".join(f"{call}  # {about}" for call, about in calls)  # as ruff formats it
+    return f"""## Creating it
+
+Every adapter takes the game's arguments (below) as keywords.
+
+```python
+import gymnasium
+from boardenvs import make_game, {module}
+
+{lines}
+```
+
+Beyond: `boardenvs.rllib.make_rllib_env("{name}")` (RLlib's `MultiAgentEnv`), `pyspiel.load_game("boardenvs_{name}")`
+after `import boardenvs.openspiel` (OpenSpiel), and the wrapped AEC env as it is for Tianshou (`PettingZooEnv`) and
+TorchRL (`PettingZooWrapper(..., use_mask=True)`); see the [guides](../guides/pipelines.md)."""
+
+
+def _arguments(game: Game) -> str:
+    config = type(game.config)
+    docs = field_docs(config)
+    rows = []
+    for item in dataclasses.fields(config):
+        default = item.default if item.default is not dataclasses.MISSING else item.default_factory()  # type: ignore[misc]
+        about = " ".join(docs.get(item.name, "").split()).replace("|", "\\|")
+        rows.append(f"| `{item.name}` | `{default!r}` | {about} |")
+    header = f"## Arguments\n\nThe config dataclass `{config.__name__}`; a bad value is a `ValueError` naming it.\n\n"
+    return header + "| argument | default | allowed values and meaning |\n|---|---|---|\n" + "\n".join(rows)
+
+
+def _observation(game: Game) -> str:
+    spec = game.spec
+    unit = "planes" if spec.observation_kind == "planes" else "entries"
+    rows = [
+        f"| `{f.name}` | {f.start}:{f.stop} | [{f.low:g}, {f.high:g}] | {' '.join(f.description.split())} |"
+        for f in spec.observation_fields
+    ]
+    text = (
+        f"## Observation\n\n`game.observe(state, seat)` (the `observation` of every adapter) is "
+        f"{spec.observation_kind} of shape `{spec.observation_shape}`, seen from the seat that observes; "
+        f"`spec.split_observation` cuts it into these named fields ({unit} `start:stop`).\n\n"
+    )
+    return text + f"| field | {unit} | bounds | meaning |\n|---|---|---|---|\n" + "\n".join(rows)
+
+
+def _actions(game: Game) -> str:
+    rng = np.random.default_rng(OPENING_SEED)
+    state = game.initial_state(rng)
+    legal = [int(action) for action in game.legal_actions(state)]
+    picks = sorted({legal[int(i)] for i in np.linspace(0, len(legal) - 1, min(EXAMPLE_ACTIONS, len(legal)))})
+    rows = [f"| {action} | `{game.action_to_str(state, action)}` |" for action in picks]
+    return (
+        f"## Actions\n\nAn action is an int in `0..{game.spec.num_actions - 1}`; the mask marks the legal ones. "
+        f"`game.action_to_str(state, action)` names one in the game's notation and `game.parse_action(state, text)` "
+        f"reads it back. In the opening of seed {OPENING_SEED}, {len(legal)} actions are legal, among them:\n\n"
+        "| action | notation |\n|---|---|\n" + "\n".join(rows)
+    )
+
+
+def _spec_sheet(game: Game) -> str:
+    body = _docstring(game).split("\n\n", 1)[1] if "\n\n" in _docstring(game) else ""
+    return "## Rules, rewards and what an illegal move does\n\nThe game's spec sheet (its class docstring):\n\n" + body
+
+
+def _models(name: str, root: Path) -> str:
+    rows = []
+    for shelf, entry in _shelf_entries(root):
+        if entry.get("game") != name:
+            continue
+        config = ", ".join(f"{k}={v}" for k, v in entry.get("config", {}).items() if v is not None)
+        notes = " ".join(str(entry.get("notes", "")).split()).replace("|", "\\|")
+        rows.append(f"| `{shelf}/{entry['file']}` | {config} | `{entry.get('command', '')}` | {notes} |")
+    if not rows:
+        return "## Shipped models\n\nNone yet."
+    return (
+        '## Shipped models\n\n`make_agent("alphazero:pretrained", game)` (or `ppo:pretrained` / `dqn:pretrained`) '
+        "plays the model shipped for the game's exact config.\n\n"
+        "| file | config | trained by | notes |\n|---|---|---|---|\n" + "\n".join(rows)
+    )
+
+
+def _results(name: str, root: Path) -> str:
+    pages = sorted(path for path in (root / "docs" / "results").glob("*.md") if name in path.read_text())
+    if not pages:
+        return ""
+    links = "\n".join(f"- [{path.stem.replace('_', ' ')}](../results/{path.name})" for path in pages)
+    return "## Results that name this game\n\n" + links
+
+
+# -- helpers -------------------------------------------------------------------------------------------------------
+def _docstring(game: Game) -> str:
+    return inspect.cleandoc(type(game).__doc__ or game.spec.name)
+
+
+def _display_name(game: Game) -> str:
+    return " ".join(word.capitalize() for word in game.spec.name.split("_"))
+
+
+def _shelf_entries(root: Path) -> Iterator[tuple[str, dict[str, Any]]]:
+    for shelf in SHELVES:
+        index = root / shelf / "index.json"
+        if index.is_file():
+            for entry in json.loads(index.read_text()):
+                yield shelf, entry
+
+
+__all__ = ["game_page", "game_picture", "package_games", "written_pages"]

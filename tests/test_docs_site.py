@@ -1,0 +1,80 @@
+"""The documentation site: generated game pages match the code, the site builds with warnings as errors, and every
+Python code block of the site's pages runs (unless marked ``<!-- not run: <reason> -->`` on the line before)."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import boardenvs
+from baselines.docs_site import game_page, package_games
+from boardenvs.registry import make_game
+from scripts import docs_site
+
+ROOT = Path(__file__).resolve().parents[1]
+RUN_PAGES = sorted([*(ROOT / "docs" / "games").glob("*.md"), *(ROOT / "docs" / "guides").glob("*.md")])
+"""The pages whose Python code blocks run here (the results pages quote commands of hours, not examples)."""
+NOT_RUN = "<!-- not run:"
+BLOCK = re.compile(r"(?P<before>[^\n]*)\n```python\n(?P<code>.*?)\n```", re.DOTALL)
+
+
+def python_blocks(path: Path) -> list[tuple[int, str, str]]:
+    """``(line, code, the line before)`` of every Python block of ``path``."""
+    text = path.read_text()
+    return [(text[: m.start("code")].count("\n") + 1, m["code"], m["before"]) for m in BLOCK.finditer(text)]
+
+
+def test_the_committed_game_pages_are_what_the_code_generates() -> None:
+    stale = docs_site.main(docs_site.Args(check=True, root=str(ROOT)))
+    assert stale == [], f"run python -m scripts.docs_site: {[str(path.relative_to(ROOT)) for path in stale]}"
+
+
+def test_the_check_names_a_page_that_drifted_from_the_code(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    shutil.copytree(ROOT / "docs" / "results", docs / "results")
+    assert len(docs_site.main(docs_site.Args(root=str(tmp_path)))) == 2 * len(package_games())  # written
+    (docs / "games" / "quoridor.md").write_text("# Quoridor\n\nwritten by hand\n")
+    assert docs_site.main(docs_site.Args(check=True, root=str(tmp_path))) == [docs / "games" / "quoridor.md"]
+    with pytest.raises(SystemExit, match=r"differ from the code: docs/games/quoridor.md"):
+        docs_site.cli(["--check", "--root", str(tmp_path)])
+
+
+@pytest.mark.parametrize("name", package_games())
+def test_a_game_page_holds_every_argument_observation_field_and_the_ids_of_its_game(name: str) -> None:
+    game, page = make_game(name), game_page(name, ROOT)
+    assert all(f"| `{item.name}` |" in page for item in dataclasses.fields(game.config))
+    assert all(f"| `{f.name}` | {f.start}:{f.stop} |" in page for f in game.spec.observation_fields)
+    assert boardenvs.envs.gym_env_id(name) in page and f"Discrete({game.spec.num_actions})" in page
+    assert type(game).__doc__.strip().splitlines()[0] in page  # the spec sheet itself
+
+
+@pytest.mark.parametrize("path", RUN_PAGES, ids=lambda path: str(path.relative_to(ROOT / "docs")))
+def test_every_python_block_of_the_page_runs(path: Path) -> None:
+    blocks = python_blocks(path)
+    assert blocks, f"{path.name} has no Python block"
+    for line, code, before in blocks:
+        if before.strip().startswith(NOT_RUN):
+            assert before.strip().removeprefix(NOT_RUN).strip(" ->"), f"{path.name}:{line}: say why it is not run"
+            continue
+        try:
+            exec(compile(code, f"{path.name}:{line}", "exec"), {"__name__": "__docs__"})
+        except Exception as error:  # noqa: BLE001 - the message names the block
+            pytest.fail(f"{path.relative_to(ROOT)} line {line}: {type(error).__name__}: {error}")
+
+
+def test_the_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:
+    pytest.importorskip("mkdocs")
+    pytest.importorskip("mkdocstrings")
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert (tmp_path / "site" / "games" / "splendor" / "index.html").is_file()
+    assert (tmp_path / "site" / "reference" / "core" / "index.html").is_file()
