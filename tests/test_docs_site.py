@@ -40,7 +40,9 @@ def test_the_committed_game_pages_are_what_the_code_generates() -> None:
 def test_the_check_names_a_page_that_drifted_from_the_code(tmp_path: Path) -> None:
     docs = tmp_path / "docs"
     shutil.copytree(ROOT / "docs" / "results", docs / "results")
-    assert len(docs_site.main(docs_site.Args(root=str(tmp_path)))) == 2 * len(package_games())  # written
+    assert len(docs_site.main(docs_site.Args(root=str(tmp_path)))) == 3 * len(
+        package_games()
+    )  # a page, a picture and a replay each
     (docs / "games" / "quoridor.md").write_text("# Quoridor\n\nwritten by hand\n")
     assert docs_site.main(docs_site.Args(check=True, root=str(tmp_path))) == [docs / "games" / "quoridor.md"]
     with pytest.raises(SystemExit, match=r"differ from the code: docs/games/quoridor.md"):

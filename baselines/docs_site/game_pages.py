@@ -31,6 +31,8 @@ EXAMPLE_ACTIONS = 6
 """How many legal actions of the opening the page spells out."""
 PICTURE_PLIES = 6
 """Random plies played from the opening before the page's picture is drawn."""
+REPLAY_PLIES = 40
+"""Plies of the page's watchable game (between the game's default scripted agents, seed :data:`OPENING_SEED`)."""
 SHELVES = ("baselines/learners/alphazero/models", "baselines/learners/sb3/models")
 """The shipped models' folders (each with an ``index.json``), relative to the repository root."""
 
@@ -46,6 +48,7 @@ def game_page(name: str, root: Path) -> str:
         _observation(game),
         _actions(game),
         _spec_sheet(game),
+        _versions(name, root),
         _models(name, root),
         _results(name, root),
     ]
@@ -53,7 +56,8 @@ def game_page(name: str, root: Path) -> str:
 
 
 def game_picture(name: str) -> str:
-    """The SVG picture of ``name``: its opening after :data:`PICTURE_PLIES` seeded random plies."""
+    """The SVG picture of ``name``: its opening after :data:`PICTURE_PLIES` seeded random plies (a hidden-information
+    game as seat 0 sees it)."""
     game = make_game(name)
     rng = np.random.default_rng(OPENING_SEED)
     state = game.initial_state(rng)
@@ -62,7 +66,23 @@ def game_picture(name: str) -> str:
             break
         legal = game.legal_actions(state)
         state = game.apply(state, int(legal[rng.integers(len(legal))]))
-    return game.render_svg(state)
+    return game.render_svg(state, seat=None if game.spec.perfect_information else 0)  # seat 0's view: no secrets
+
+
+def game_replay(name: str) -> str:
+    """A self-contained HTML replay (step through it in a browser) of the first :data:`REPLAY_PLIES` plies of a game
+    between the game's default scripted agents, seeded."""
+    from baselines.arena import play_game
+    from baselines.factory import make_agent
+    from baselines.games import GAMES
+    from boardenvs.replay import record_replay
+    from boardenvs.replay_html import replay_html
+
+    game, spec = make_game(name), GAMES[name].default_opponent
+    agents = [make_agent(spec, name, seat) for seat in range(game.spec.num_players)]
+    actions = play_game(game, agents, seed=OPENING_SEED).actions[:REPLAY_PLIES]
+    meta = {"source": "docs/games page (python -m scripts.docs_site)"}
+    return replay_html(record_replay(game, OPENING_SEED, actions, [spec] * game.spec.num_players, meta))
 
 
 def package_games() -> list[str]:
@@ -76,6 +96,7 @@ def written_pages(root: Path) -> dict[Path, str]:
     for name in package_games():
         pages[root / "docs" / "games" / f"{name}.md"] = game_page(name, root)
         pages[root / "docs" / "games" / f"{name}.svg"] = game_picture(name)
+        pages[root / "docs" / "games" / f"{name}_replay.html"] = game_replay(name)
     return pages
 
 
@@ -83,7 +104,11 @@ def written_pages(root: Path) -> dict[Path, str]:
 def _title(game: Game) -> str:
     summary = _docstring(game).split("\n\n", 1)[0].replace("\n", " ")
     name = game.spec.name
-    return f"# {_display_name(game)}\n\n![{name}]({name}.svg){{ width=520 }}\n\n{summary}"
+    watch = (
+        f"[Watch the first {REPLAY_PLIES} plies of a game]({name}_replay.html) between two of its scripted agents "
+        "(a self-contained HTML replay: step through it, switch the seat whose view is shown)."
+    )
+    return f"# {_display_name(game)}\n\n![{name}]({name}.svg){{ width=520 }}\n\n{summary}\n\n{watch}"
 
 
 def _facts(game: Game) -> str:
@@ -177,6 +202,17 @@ def _spec_sheet(game: Game) -> str:
     return "## Rules, rewards and what an illegal move does\n\nThe game's spec sheet (its class docstring):\n\n" + body
 
 
+def _versions(name: str, root: Path) -> str:
+    """The game's section of ``docs/versions.md`` (what changed in each version and why)."""
+    path = root / "docs" / "versions.md"
+    text = path.read_text() if path.is_file() else ""
+    for section in text.split("\n## ")[1:]:
+        heading, _, body = section.partition("\n")
+        if heading.endswith(f"(`{name}`)"):
+            return "## Version history\n\nFrom [docs/versions.md](../versions.md):\n\n" + body.strip()
+    return ""
+
+
 def _models(name: str, root: Path) -> str:
     rows = []
     for shelf, entry in _shelf_entries(root):
@@ -219,4 +255,4 @@ def _shelf_entries(root: Path) -> Iterator[tuple[str, dict[str, Any]]]:
                 yield shelf, entry
 
 
-__all__ = ["game_page", "game_picture", "package_games", "written_pages"]
+__all__ = ["game_page", "game_picture", "game_replay", "package_games", "written_pages"]
