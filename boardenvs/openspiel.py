@@ -37,7 +37,7 @@ Sheep's ``imperfect`` preset).
   The resampled state's past is known only as ``player`` saw it: its ``history()`` is empty and its
   information strings carry ``player``'s view of the moves made before the resampling.
 
-Example:
+Examples:
     >>> import pyspiel
     >>> import boardenvs.openspiel
     >>> game = pyspiel.load_game("boardenvs_quoridor", {"board_size": 5})

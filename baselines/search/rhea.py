@@ -98,7 +98,9 @@ def model_opponent_action(game: Game, state: Any, mover: int, model: str, probes
     """An opponent model's action for ``mover`` (see the module docstring; OSLA probes are charged to ``budget``).
 
     Args:
-        game, state, mover: where the opponent moves.
+        game: The game.
+        state: The position where the opponent moves.
+        mover: The opponent's seat.
         model: ``"nothing"`` (the lowest-id legal action), ``"random"`` or ``"osla"``.
         probes: legal actions OSLA tries (at most).
         rng: the searching agent's generator.

@@ -67,7 +67,7 @@ def play_batch(evaluator: Evaluator, jobs: Sequence[Callable[[Evaluator], Any]])
     per round; returns the jobs' results in order and the counts of forward passes and leaves.
 
     Raises:
-        The first exception a job raises (the batch stops there).
+        Exception: The first exception a job raises, whatever its type (the batch stops there).
     """
     games = [greenlet(job) for job in jobs]
     results: list[Any] = [None] * len(jobs)
