@@ -11,6 +11,7 @@ writes the pages; ``tests/test_docs_site.py`` regenerates them and fails when a 
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import inspect
 import json
@@ -226,7 +227,26 @@ def _models(name: str, root: Path) -> str:
     return (
         '## Shipped models\n\n`make_agent("alphazero:pretrained", game)` (or `ppo:pretrained` / `dqn:pretrained`) '
         "plays the model shipped for the game's exact config.\n\n"
-        "| file | config | trained by | notes |\n|---|---|---|---|\n" + "\n".join(rows)
+        "| file | config | trained by | notes |\n|---|---|---|---|\n" + "\n".join(rows) + _strength(name, root)
+    )
+
+
+def _strength(name: str, root: Path) -> str:
+    """The shipped AlphaZero network's measured tournament, from ``docs/results/alphazero_eval_<game>.csv``."""
+    path = root / "docs" / "results" / f"alphazero_eval_{name}.csv"
+    if not path.is_file():
+        return ""
+    with open(path, newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    lines = [
+        f"| `{row['name']}` | {row['games']} | {row['wins']}/{row['draws']}/{row['losses']} | "
+        f"{float(row['win_rate']):.3f} [{float(row['ci_low']):.3f}, {float(row['ci_high']):.3f}] |"
+        for row in rows
+    ]
+    return (
+        "\n\nMeasured: the shipped AlphaZero network in a round robin with the game's reference agents "
+        f"([alphazero results](../results/alphazero.md), `docs/results/{path.name}`; seats rotated, fresh seeds):\n\n"
+        "| agent | games | wins/draws/losses | win rate [95% CI] |\n|---|---:|---|---|\n" + "\n".join(lines)
     )
 
 
