@@ -107,7 +107,7 @@ def _title(game: Game) -> str:
     name = game.spec.name
     watch = (
         f"[Watch the first {REPLAY_PLIES} plies of a game]({name}_replay.html) between two of its scripted agents "
-        "(a self-contained HTML replay: step through it, switch the seat whose view is shown)."
+        "(a self-contained HTML replay: play it as an animation, step through it, switch the seat whose view is shown)."
     )
     return f"# {_display_name(game)}\n\n![{name}]({name}.svg){{ width=520 }}\n\n{summary}\n\n{watch}"
 
