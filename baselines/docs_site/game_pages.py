@@ -50,6 +50,7 @@ def game_page(name: str, root: Path) -> str:
         _actions(game),
         _spec_sheet(game),
         _versions(name, root),
+        _agents(name),
         _models(name, root),
         _results(name, root),
     ]
@@ -212,6 +213,22 @@ def _versions(name: str, root: Path) -> str:
         if heading.endswith(f"(`{name}`)"):
             return "## Version history\n\nFrom [docs/versions.md](../versions.md):\n\n" + body.strip()
     return ""
+
+
+def _agents(name: str) -> str:
+    """Every agent ``make_agent`` offers for the game, with its class and the first line of its docstring."""
+    from baselines.factory import agent_choices
+
+    rows = []
+    for spec, cls in agent_choices(name).items():
+        summary = " ".join(inspect.cleandoc(cls.__doc__ or "").split("\n\n", 1)[0].split()).replace("|", "\\|")
+        rows.append(f"| `{spec}` | `{cls.__module__}.{cls.__qualname__}` | {summary} |")
+    return (
+        f'## Agents\n\n`make_agent("<name>[:key=value...]", "{name}", seed)` builds any of them (settings after the '
+        "name, e.g. `mcts:simulations=200`); trained models join them as `alphazero:pretrained`, `ppo:pretrained`, "
+        "`sb3:<model.pt>`, `tabular_q:table=<file>` ([agents](../agents.md)).\n\n"
+        "| name | class | what it does |\n|---|---|---|\n" + "\n".join(rows)
+    )
 
 
 def _models(name: str, root: Path) -> str:
