@@ -122,6 +122,7 @@ def _facts(game: Game) -> str:
         ("Gymnasium id", f"`{gym_env_id(spec.name)}`"),
         ("PettingZoo id", f"`{aec_env_id(spec.name)}` (module `{module_name(spec.name)}`)"),
         ("Version", f"{spec.version} ([version history](../versions.md))"),
+        ("Rules and sources", "[docs/rules/rules.md](../rules/rules.md) (the section the spec sheet below names)"),
         ("Players (default config)", str(spec.num_players)),
         ("Actions", f"`Discrete({spec.num_actions})`, with a legal-action mask"),
         ("Observation", f"{spec.observation_kind} `{spec.observation_shape}`, float32 in [{low:g}, {high:g}]"),
