@@ -188,7 +188,9 @@ def self_play(tmp_path: Path, games: int, **settings: Any) -> list[Any]:
 
     from baselines.learners.alphazero import AlphaZeroSettings, AlphaZeroTrainer, NetworkConfig, SelfPlaySettings
 
-    search = SelfPlaySettings(simulations=4, temperature_plies=4, batch_size=2, determinizations=1, fast_simulations=2)
+    search = SelfPlaySettings(  # 2 games per batch: 12 chunks of work, so a node can die with some still to run
+        simulations=4, temperature_plies=4, batch_size=2, determinizations=1, fast_simulations=2, batch_games=2
+    )
     tiny = AlphaZeroSettings(selfplay=search, network=NetworkConfig(4, 1, 8), eval_games=0, seed=1, **settings)
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
