@@ -7,15 +7,13 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 import boardenvs
+from baselines.search.evaluators import Evaluator
 from boardenvs.registry import make_game
-
-if TYPE_CHECKING:
-    from baselines.search.evaluators import Evaluator
 
 ALPHAZERO_ROUNDS = 3
 """Timed self-play rounds of each AlphaZero search setting (alternating; the median rate is reported)."""
@@ -51,30 +49,24 @@ class SelfPlaySpeed:
         return sum(self.simulations) / max(1, sum(self.forward_passes))
 
 
-def timed_evaluator(inner: Evaluator) -> Evaluator:
-    """``inner`` behind a wrapper that adds the seconds each ``evaluate_batch`` takes to its ``seconds``."""
-    from baselines.search.evaluators import Evaluator
+class TimedEvaluator(Evaluator):
+    """``inner`` behind a wrapper that adds the seconds each ``evaluate_batch`` takes to ``seconds``."""
 
-    class TimedEvaluator(Evaluator):
-        name = inner.name
+    def __init__(self, inner: Evaluator) -> None:
+        self.inner, self.name, self.seconds = inner, inner.name, 0.0
 
-        def __init__(self) -> None:
-            self.seconds = 0.0
+    def check(self, game: boardenvs.Game) -> None:
+        self.inner.check(game)
 
-        def check(self, game: boardenvs.Game) -> None:
-            inner.check(game)
+    def evaluate(self, game: boardenvs.Game, state: Any) -> Any:
+        return self.evaluate_batch(game, [state])[0]
 
-        def evaluate(self, game: boardenvs.Game, state: Any) -> Any:
-            return self.evaluate_batch(game, [state])[0]
-
-        def evaluate_batch(self, game: boardenvs.Game, states: Sequence[Any]) -> Any:
-            start = time.perf_counter()
-            try:
-                return inner.evaluate_batch(game, states)
-            finally:
-                self.seconds += time.perf_counter() - start
-
-    return TimedEvaluator()
+    def evaluate_batch(self, game: boardenvs.Game, states: Sequence[Any]) -> Any:
+        start = time.perf_counter()
+        try:
+            return self.inner.evaluate_batch(game, states)
+        finally:
+            self.seconds += time.perf_counter() - start
 
 
 def search_moves(
@@ -126,7 +118,7 @@ def selfplay_round(
     from baselines.learners.alphazero.batched import play_batch
     from baselines.learners.alphazero.evaluator import NetworkEvaluator
 
-    evaluator, jobs, before = timed_evaluator(NetworkEvaluator(net)), plan.jobs(game), passes[0]
+    evaluator, jobs, before = TimedEvaluator(NetworkEvaluator(net)), plan.jobs(game), passes[0]
     start = time.perf_counter()
     if speed.games_per_batch == PER_GAME:
         done = sum(job(evaluator) for job in jobs)
@@ -136,7 +128,7 @@ def selfplay_round(
     speed.seconds.append(time.perf_counter() - start)
     speed.simulations.append(done)
     speed.forward_passes.append(passes[0] - before)
-    speed.network_seconds.append(evaluator.seconds)  # type: ignore[attr-defined]
+    speed.network_seconds.append(evaluator.seconds)
 
 
 def bench_alphazero(
