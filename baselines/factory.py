@@ -106,6 +106,12 @@ def is_registered(name: str, game_name: str) -> bool:
     return _entry(name, game_name) is not None
 
 
+def registered_agents() -> list[tuple[str, tuple[str, ...] | None, type[BaseAgent]]]:
+    """``(name, games or None for every game, class)`` of every registration, in registration order (a loader runs:
+    it may import torch)."""
+    return [(name, entry.games, entry.agent_class()) for name, entries in _AGENTS.items() for entry in entries]
+
+
 def _unlisted(game_name: str) -> list[str]:
     """The names of the agents for ``game_name`` that :func:`agent_choices` does not offer."""
     return [name for name in _AGENTS if (entry := _entry(name, game_name)) is not None and not entry.listed]

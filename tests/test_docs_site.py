@@ -14,12 +14,15 @@ from pathlib import Path
 import pytest
 
 import boardenvs
-from baselines.docs_site import game_page, package_games
+from baselines.docs_site import FAMILIES, agent_page, game_page, package_games
+from baselines.docs_site.rules_notes import heading_anchor, implementation_rows, rules_section, section_number
+from baselines.factory import agent_choices, registered_agents
 from boardenvs.registry import make_game
 from scripts import docs_site
 
 ROOT = Path(__file__).resolve().parents[1]
-RUN_PAGES = sorted([*(ROOT / "docs" / "games").glob("*.md"), *(ROOT / "docs" / "guides").glob("*.md")])
+RUN_FOLDERS = ("games", "agents", "adapters", "guides")
+RUN_PAGES = sorted(path for folder in RUN_FOLDERS for path in (ROOT / "docs" / folder).glob("*.md"))
 RUN_PAGES.append(ROOT / "README.md")
 """The pages whose Python code blocks run here (the results pages quote commands of hours, not examples)."""
 NOT_RUN = "<!-- not run:"
@@ -39,10 +42,10 @@ def test_the_committed_game_pages_are_what_the_code_generates() -> None:
 
 def test_the_check_names_a_page_that_drifted_from_the_code(tmp_path: Path) -> None:
     docs = tmp_path / "docs"
-    shutil.copytree(ROOT / "docs" / "results", docs / "results")
-    assert len(docs_site.main(docs_site.Args(root=str(tmp_path)))) == 3 * len(
-        package_games()
-    )  # a page, a picture and a replay each
+    for folder in ("results", "rules"):
+        shutil.copytree(ROOT / "docs" / folder, docs / folder)
+    written = docs_site.main(docs_site.Args(root=str(tmp_path)))
+    assert len(written) == 3 * len(package_games()) + len(FAMILIES) + 1  # a page, picture, replay per game; agents
     (docs / "games" / "quoridor.md").write_text("# Quoridor\n\nwritten by hand\n")
     assert docs_site.main(docs_site.Args(check=True, root=str(tmp_path))) == [docs / "games" / "quoridor.md"]
     with pytest.raises(SystemExit, match=r"differ from the code: docs/games/quoridor.md"):
@@ -56,6 +59,57 @@ def test_a_game_page_holds_every_argument_observation_field_and_the_ids_of_its_g
     assert all(f"| `{f.name}` | {f.start}:{f.stop} |" in page for f in game.spec.observation_fields)
     assert boardenvs.envs.gym_env_id(name) in page and f"Discrete({game.spec.num_actions})" in page
     assert type(game).__doc__.strip().splitlines()[0] in page  # the spec sheet itself
+
+
+@pytest.mark.parametrize("name", package_games())
+def test_a_game_page_quotes_its_rules_sources_resolutions_and_other_implementations(name: str) -> None:
+    page, rules = game_page(name, ROOT), (ROOT / "docs" / "rules" / "rules.md").read_text()
+    section = rules_section(rules, section_number(type(make_game(name)).__doc__ or ""))
+    sources = next(sub for sub in section.subsections if sub.heading.endswith("Sources"))
+    assert f"### {sources.heading}\n\n{sources.body}" in page  # the sources, verbatim
+    assert all(f"### {sub.heading}" in page for sub in section.subsections if sub.inlined)
+    assert all(f"(../rules/rules.md#{sub.anchor})" in page for sub in section.subsections if not sub.inlined)
+    rows = implementation_rows(rules, name)
+    assert rows and all(row in page for row in rows)  # every public implementation of the game that §6 lists
+
+
+def test_the_rules_notes_refuse_a_spec_sheet_or_section_they_cannot_find() -> None:
+    with pytest.raises(ValueError, match=r"names no section of docs/rules/rules.md"):
+        section_number("A game without a rules reference.")
+    with pytest.raises(ValueError, match=r"has no section 42"):
+        rules_section((ROOT / "docs" / "rules" / "rules.md").read_text(), 42)
+    assert (
+        heading_anchor("5.3 OpenSpiel implementation (`quoridor.cc`/`.h`)") == "53-openspiel-implementation-quoridorcch"
+    )
+
+
+def test_every_agent_by_name_has_a_family_page() -> None:
+    named = {name for name, _, _ in registered_agents()}
+    on_pages = {name for family in FAMILIES for name in family.agents}
+    assert named <= on_pages, f"agents without a family page: {sorted(named - on_pages)}"
+    assert on_pages <= named, f"family pages naming no registered agent: {sorted(on_pages - named)}"
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=lambda family: family.slug)
+def test_a_family_page_shows_its_agents_games_and_a_training_command_its_script_accepts(family) -> None:
+    page = agent_page(family, ROOT)
+    for name, games, _ in registered_agents():
+        if name in family.agents:
+            assert f"| `{name}` | {', '.join(games) if games else 'every game'} |" in page
+    if family.train:
+        script = family.train.split()[2]
+        help_text = subprocess.run([sys.executable, "-m", script, "--help"], cwd=ROOT, capture_output=True, text=True)
+        unknown = [flag for flag in re.findall(r"--[\w-]+", family.train) if flag not in help_text.stdout]
+        assert help_text.returncode == 0 and not unknown, f"{script} does not take {unknown}"
+
+
+def test_the_agents_index_marks_which_agent_plays_which_game() -> None:
+    index = (ROOT / "docs" / "agents" / "index.md").read_text()
+    games = package_games()
+    for name in ("heuristic", "mcts", "greedy"):
+        row = next(line for line in index.splitlines() if line.startswith(f"| `{name}` |"))
+        cells = [cell.strip() for cell in row.strip("|").split("|")][1:]
+        assert cells == ["yes" if name in agent_choices(game) else "" for game in games]
 
 
 RUN_PAGE = """

@@ -5,7 +5,9 @@ moves, hidden information, sources), its :class:`~boardenvs.core.GameSpec` (play
 named fields with their bounds, version, symmetries), its config dataclass (every argument with its default and the
 allowed values its field docstring states), the ids and modules of every adapter (:mod:`boardenvs.envs`), worked
 action examples in the game's own notation from a seeded opening, a picture from its SVG renderer, and the shipped
-models of the package's shelves (file, config, the command that trained it, its notes). ``scripts/docs_site.py``
+models of the package's shelves (file, config, the command that trained it, its notes), and the rules notes of
+:mod:`.rules_notes` (sources, resolutions, other implementations) from the section of the rules reference the spec
+sheet names. ``scripts/docs_site.py``
 writes the pages; ``tests/test_docs_site.py`` regenerates them and fails when a committed page differs.
 """
 
@@ -21,6 +23,8 @@ from typing import Any
 
 import numpy as np
 
+from baselines.docs_site.markup import docstring_markdown
+from baselines.docs_site.rules_notes import rules_notes
 from baselines.settings import field_docs
 from boardenvs.core import Game
 from boardenvs.envs import aec_env_id, gym_env_id, module_name
@@ -49,6 +53,7 @@ def game_page(name: str, root: Path) -> str:
         _observation(game),
         _actions(game),
         _spec_sheet(game),
+        rules_notes(_docstring(game), name, root),
         _versions(name, root),
         _agents(name),
         _models(name, root),
@@ -92,7 +97,7 @@ def package_games() -> list[str]:
     return [name for name in list_games() if type(make_game(name)).__module__.startswith("boardenvs.games.")]
 
 
-def written_pages(root: Path) -> dict[Path, str]:
+def written_game_pages(root: Path) -> dict[Path, str]:
     """Every generated file (``docs/games/<game>.md`` and ``docs/games/<game>.svg``) and its text."""
     pages: dict[Path, str] = {}
     for name in package_games():
@@ -122,7 +127,10 @@ def _facts(game: Game) -> str:
         ("Gymnasium id", f"`{gym_env_id(spec.name)}`"),
         ("PettingZoo id", f"`{aec_env_id(spec.name)}` (module `{module_name(spec.name)}`)"),
         ("Version", f"{spec.version} ([version history](../versions.md))"),
-        ("Rules and sources", "[docs/rules/rules.md](../rules/rules.md) (the section the spec sheet below names)"),
+        (
+            "Rules and sources",
+            "[below](#rules-source-and-our-resolutions), from the [rules reference](../rules/rules.md)",
+        ),
         ("Players (default config)", str(spec.num_players)),
         ("Actions", f"`Discrete({spec.num_actions})`, with a legal-action mask"),
         ("Observation", f"{spec.observation_kind} `{spec.observation_shape}`, float32 in [{low:g}, {high:g}]"),
@@ -156,7 +164,7 @@ from boardenvs import make_game, {module}
 
 Beyond: `boardenvs.rllib.make_rllib_env("{name}")` (RLlib's `MultiAgentEnv`), `pyspiel.load_game("boardenvs_{name}")`
 after `import boardenvs.openspiel` (OpenSpiel), and the wrapped AEC env as it is for Tianshou (`PettingZooEnv`) and
-TorchRL (`PettingZooWrapper(..., use_mask=True)`); see the [guides](../guides/pipelines.md)."""
+TorchRL (`PettingZooWrapper(..., use_mask=True)`); see the [adapters](../adapters/index.md)."""
 
 
 def _arguments(game: Game) -> str:
@@ -223,11 +231,12 @@ def _agents(name: str) -> str:
     rows = []
     for spec, cls in agent_choices(name).items():
         summary = " ".join(inspect.cleandoc(cls.__doc__ or "").split("\n\n", 1)[0].split()).replace("|", "\\|")
+        summary = docstring_markdown(summary)
         rows.append(f"| `{spec}` | `{cls.__module__}.{cls.__qualname__}` | {summary} |")
     return (
         f'## Agents\n\n`make_agent("<name>[:key=value...]", "{name}", seed)` builds any of them (settings after the '
         "name, e.g. `mcts:simulations=200`); trained models join them as `alphazero:pretrained`, `ppo:pretrained`, "
-        "`sb3:<model.pt>`, `tabular_q:table=<file>` ([agents](../agents.md)).\n\n"
+        "`sb3:<model.pt>`, `tabular_q:table=<file>` ([agents](../agents/index.md)).\n\n"
         "| name | class | what it does |\n|---|---|---|\n" + "\n".join(rows)
     )
 
@@ -278,7 +287,7 @@ def _results(name: str, root: Path) -> str:
 
 # -- helpers -------------------------------------------------------------------------------------------------------
 def _docstring(game: Game) -> str:
-    return inspect.cleandoc(type(game).__doc__ or game.spec.name)
+    return docstring_markdown(inspect.cleandoc(type(game).__doc__ or game.spec.name))
 
 
 def _display_name(game: Game) -> str:
@@ -293,4 +302,4 @@ def _shelf_entries(root: Path) -> Iterator[tuple[str, dict[str, Any]]]:
                 yield shelf, entry
 
 
-__all__ = ["game_page", "game_picture", "game_replay", "package_games", "written_pages"]
+__all__ = ["game_page", "game_picture", "game_replay", "package_games", "written_game_pages"]
