@@ -28,7 +28,17 @@ RUNGS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("arena", ("baselines.arena",)),
     ("learners", ("baselines.learners",)),
     ("tuning", ("baselines.tuning",)),
-    ("apps", ("baselines.benchmark", "baselines.speed", "baselines.web", "baselines.docs_site", "baselines")),
+    (
+        "apps",
+        (
+            "baselines.benchmark",
+            "baselines.ladder",
+            "baselines.speed",
+            "baselines.web",
+            "baselines.docs_site",
+            "baselines",
+        ),
+    ),
 )
 """The ladder inside ``baselines``, bottom to top (docs/design.md §1): each rung's module prefixes (a prefix names
 the module and everything under it; ``baselines`` alone is the package's ``__init__``, which imports the families so

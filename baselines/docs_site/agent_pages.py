@@ -139,7 +139,7 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "qlnn", "Q-learning neural network (QLNN)", "baselines.learners.qlnn", ("qlnn",),
-        ("quoridor", "board_size=5", "qlnn:weights=baselines/learners/qlnn/models/quoridor_qlnn_5x5.pt", "path"),
+        ("quoridor", "board_size=5", "qlnn", "path"),
         train="python -m scripts.train_qlnn --config board_size=5 --episodes 2000 --out runs/qlnn/q5",
         api=("baselines.learners.qlnn.agent",), models="baselines/learners/qlnn/models", guide="guides/tabular.md",
     ),
