@@ -3,6 +3,7 @@
     python -m scripts.learner_benchmark --budget small --workers 2            # the smoke version: minutes
     python -m scripts.learner_benchmark --budget full --workers 2             # the full table: hours
     python -m scripts.learner_benchmark --budget small --games quoridor splendor --learners ppo dqn
+    python -m scripts.learner_benchmark --budget standard --seeds 5 --workers 2  # every cell over 5 seeds: < 8 h
     python -m scripts.learner_benchmark --budget full --ship                  # ship each game's best PPO model
 
 The cells (game x learner: MaskablePPO and masked DQN as SB3 runs, tabular Q where a config is small enough,
@@ -11,12 +12,16 @@ Each cell trains with its learner's own trainer and is then evaluated on fresh s
 game's best scripted agent (``small``: 40 games per opponent, ``full``: 200; seats rotated), illegal moves counted.
 ``--workers N`` runs N cells at a time, each in its own process on one torch thread.
 
-Outputs, rewritten after every finished cell: ``<out>/<game>-<learner>/result.json`` (and the learner's run in
-``<out>/<game>-<learner>/run/``), ``<out>/benchmark.csv`` (a row per cell and opponent), ``<out>/benchmark.md``
-(one markdown table) and ``<out>/curve_<game>.png`` (every learner of the game, win rate against training wall
-time). **Resumable**: a finished cell is never trained again; rerun the same command after a kill and it finishes
-the table (SB3 and AlphaZero runs continue from their last checkpoint, tabular Q starts its cell again). A cell
-whose entry in the table changed is trained again; ``--force`` trains every selected cell again.
+Training seed ``s`` is a whole table in ``<out>/seed_<s>/`` (``--seeds N``: seeds ``--seed`` to ``--seed + N - 1``).
+Outputs, rewritten after every finished cell: ``<out>/seed_<s>/<game>-<learner>/result.json`` (and the learner's
+run in ``.../run/``), ``<out>/seed_<s>/benchmark.csv`` (a row per cell and opponent), ``benchmark.md`` (one markdown
+table) and ``curve_<game>.png`` (every learner of the game, win rate against training wall time); and over every
+seed finished in ``<out>``: ``aggregate.csv`` and ``aggregate.md`` (each cell's IQM over its seeds with a stratified
+bootstrap interval, each learner across games), ``profiles.png`` (performance profiles) and ``curves_<game>.png``
+(learning curves with bands over seeds; ``baselines.benchmark.aggregate``). **Resumable**: a finished cell is never
+trained again; rerun the same command after a kill and it finishes the table (SB3 and AlphaZero runs continue from
+their last checkpoint, tabular Q starts its cell again). A cell whose entry in the table changed is trained again;
+``--force`` trains every selected cell again.
 """
 
 from __future__ import annotations
@@ -45,9 +50,10 @@ from baselines.benchmark import (
     summary,
     write_outputs,
 )
+from baselines.benchmark.seed_report import write_seed_outputs
 from baselines.distributed import make_executor
 
-from ._args import WORKERS, run_cli
+from ._args import COUNT, WORKERS, run_cli
 
 SHIP_BUDGETS = ("full",)
 """The budgets whose PPO models ``--ship`` may ship."""
@@ -68,7 +74,9 @@ class Args:
     workers: int = 1
     """Cells trained at a time, each in its own process with one torch thread (1: in this process)."""
     seed: int = 0
-    """Seed of every cell's training and evaluation."""
+    """The first training seed (each cell's training and evaluation derive from its seed)."""
+    seeds: int = 1
+    """Training seeds per cell: --seed, --seed + 1, ... (each a whole table in <out>/seed_<s>/)."""
     force: bool = False
     """Train the selected cells again even if they have finished (their folders are deleted)."""
     ship: bool = False
@@ -77,7 +85,7 @@ class Args:
     progress: bool = True
     """Show the learners' progress bars (with --workers 1; a line per cell is always shown)."""
 
-    LIMITS: ClassVar = {"workers": WORKERS}
+    LIMITS: ClassVar = {"workers": WORKERS, "seeds": COUNT}
 
 
 def output_folder(args: Args) -> Path:
@@ -90,6 +98,8 @@ def checked_cells(args: Args, table: Sequence[Cell]) -> list[Cell]:
     check_table(table)
     if args.workers < 1:
         raise ValueError(f"workers must be >= 1, got {args.workers}")
+    if args.seeds < 1:
+        raise ValueError(f"seeds must be >= 1, got {args.seeds}")
     cells = select(table, args.games, args.learners)
     if not cells:
         raise ValueError(f"no cell plays {args.games or 'any game'} with {args.learners or 'any learner'}")
@@ -115,38 +125,53 @@ def main(args: Args, table: Sequence[Cell] = TABLE) -> list[dict[str, Any]]:
     """
     cells, out = checked_cells(args, table), output_folder(args)
     if args.ship:
-        for path in ship_models(out, cells, args.budget):
+        for path in ship_models(seed_folder(out, args.seed), cells, args.budget):
             print(f"shipped {path}")
         return []
     started = time.time()
     progress = args.progress and args.workers == 1
-    jobs = [CellJob(cell, args.budget, out, args.seed, args.force, progress, started) for cell in cells]
+    seeds = range(args.seed, args.seed + args.seeds)
+    jobs = [CellJob(cell, args.budget, seed_folder(out, seed), seed, args.force, progress, started)
+            for seed in seeds for cell in cells]  # fmt: skip
     for job in jobs:
         check_cell(job)
     pending = [job for job in jobs if args.force or not is_finished(job)]
     pending.sort(key=lambda job: job.cell.learner != "alphazero")  # the longest cells first: workers end together
     for job in (job for job in jobs if job not in pending):
-        print(f"[{elapsed_text(started)}] skip  {job.cell.name}: finished, {summary(read_result(job.folder) or {})}")
-    failures = run_all(pending, args.workers, out, table)
-    write_outputs(out, table, args.budget)
+        print(f"[{elapsed_text(started)}] skip  {job_name(job)}: finished, {summary(read_result(job.folder) or {})}")
+    failures = run_all(pending, args.workers, table)
+    for seed in seeds:
+        write_outputs(seed_folder(out, seed), table, args.budget)
+    write_seed_outputs(out, table, args.budget)
     print(f"[{elapsed_text(started)}] {len(pending) - len(failures)} cell(s) run, {len(jobs) - len(pending)} skipped")
     if failures:
         raise RuntimeError(f"{len(failures)} cell(s) failed: " + "; ".join(failures))
     return [result for result in (read_result(job.folder) for job in jobs) if result is not None]
 
 
-def run_all(jobs: Sequence[CellJob], workers: int, out: Path, table: Sequence[Cell]) -> list[str]:
+def seed_folder(out: Path, seed: int) -> Path:
+    """Where training seed ``seed``'s table lives."""
+    return out / f"seed_{seed}"
+
+
+def job_name(job: CellJob) -> str:
+    """``quoridor-ppo (seed 3)``: a job in the progress lines."""
+    return f"{job.cell.name} (seed {job.seed})"
+
+
+def run_all(jobs: Sequence[CellJob], workers: int, table: Sequence[Cell]) -> list[str]:
     """Run ``jobs`` (``workers`` at a time), writing the outputs after each; return the failures."""
     failures: list[str] = []
 
     def finished(job: CellJob, result: dict[str, Any] | None, error: str) -> None:
         if result is None:
-            failures.append(f"{job.cell.name}: {error}")
-            print(f"[{elapsed_text(job.started)}] FAILED {job.cell.name}: {error}", flush=True)
+            failures.append(f"{job_name(job)}: {error}")
+            print(f"[{elapsed_text(job.started)}] FAILED {job_name(job)}: {error}", flush=True)
             return
-        write_outputs(out, table, job.budget)
+        write_outputs(job.out, table, job.budget)
+        write_seed_outputs(job.out.parent, table, job.budget)
         seconds = result["cell_seconds"]
-        print(f"[{elapsed_text(job.started)}] done  {job.cell.name} in {seconds:.0f} s: {summary(result)}", flush=True)
+        print(f"[{elapsed_text(job.started)}] done  {job_name(job)} in {seconds:.0f} s: {summary(result)}", flush=True)
 
     if workers == 1 or len(jobs) <= 1:
         start_worker()
@@ -170,8 +195,9 @@ def _run(args: Args) -> None:
     main(args)
     if not args.ship:
         out = output_folder(args)
-        print(f"\n{(out / 'benchmark.md').read_text()}\nwrote {out}/benchmark.csv, benchmark.md, curve_<game>.png "
-              f"in {time.perf_counter() - started:.0f} s")  # fmt: skip
+        table = out / ("aggregate.md" if args.seeds > 1 else f"seed_{args.seed}/benchmark.md")
+        print(f"\n{table.read_text()}\nwrote {out}/seed_<s>/ and {out}/aggregate.csv, aggregate.md, profiles.png, "
+              f"curves_<game>.png in {time.perf_counter() - started:.0f} s")  # fmt: skip
 
 
 if __name__ == "__main__":

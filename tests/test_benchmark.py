@@ -70,40 +70,42 @@ def copy_of(finished: Path, tmp_path: Path) -> Path:
 # -- one run of the table ------------------------------------------------------------------------------------------
 def test_every_cell_finishes_with_a_result_and_its_learners_history(finished: Path) -> None:
     for cell in MICRO_TABLE:
-        result = json.loads((finished / cell.name / "result.json").read_text())
+        result = json.loads((finished / "seed_0" / cell.name / "result.json").read_text())
         assert (result["game"], result["learner"], result["budget"], result["config"]) == (
             cell.game, cell.learner, "micro", list(cell.config))  # fmt: skip
         assert [row["opponent"] for row in result["evaluations"]] == ["random", benchmark.SCRIPTED[cell.game]]
         assert all(row["games"] == 4 and row["illegal"] == 0 for row in result["evaluations"])
         assert result["trained"] > 0 and result["train_seconds"] > 0
-        assert (finished / cell.name / result["model"]).is_file()
+        assert (finished / "seed_0" / cell.name / result["model"]).is_file()
         history = "history.csv" if cell.learner == "alphazero" else "eval.csv"
-        assert (finished / cell.name / "run" / history).is_file()
-        assert benchmark.learning_curve(finished / cell.name, result), "the curve has points"
+        assert (finished / "seed_0" / cell.name / "run" / history).is_file()
+        assert benchmark.learning_curve(finished / "seed_0" / cell.name, result), "the curve has points"
 
 
 def test_the_csv_markdown_and_one_curve_per_game_are_written(finished: Path) -> None:
-    with open(finished / "benchmark.csv", newline="") as handle:
+    with open(finished / "seed_0" / "benchmark.csv", newline="") as handle:
         rows = list(csv.DictReader(handle))
     assert len(rows) == 2 * len(MICRO_TABLE) and list(rows[0]) == list(benchmark.CSV_COLUMNS)
     assert {(row["game"], row["learner"], row["role"]) for row in rows} == {
         (cell.game, cell.learner, role) for cell in MICRO_TABLE for role in ("random", "scripted")}  # fmt: skip
     assert {row["unit"] for row in rows} == {"steps", "self-play games"} and {row["illegal"] for row in rows} == {"0"}
-    table = (finished / "benchmark.md").read_text()
+    table = (finished / "seed_0" / "benchmark.md").read_text()
     assert table.count("\n| quoridor |") == 2 and "| node_conquest | rows=3 cols=3 | alphazero |" in table
     assert "not run yet" not in table and "illegal moves**" not in table
     for game in ("quoridor", "node_conquest"):
-        assert (finished / f"curve_{game}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert (finished / "seed_0" / f"curve_{game}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_a_rerun_trains_nothing_and_rewrites_no_result(copy_of: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    stamps = {cell.name: (copy_of / cell.name / "result.json").stat().st_mtime_ns for cell in MICRO_TABLE}
+    stamps = {cell.name: (copy_of / "seed_0" / cell.name / "result.json").stat().st_mtime_ns for cell in MICRO_TABLE}
     trained: list[str] = []
     monkeypatch.setattr(benchmark.trainers, "TRAINERS", {name: lambda job: trained.append(job.cell.name) for name in
                                                 benchmark.LEARNERS})  # fmt: skip
     results = main(micro_args(copy_of), MICRO_TABLE)
     assert trained == [] and len(results) == len(MICRO_TABLE)
-    assert stamps == {cell.name: (copy_of / cell.name / "result.json").stat().st_mtime_ns for cell in MICRO_TABLE}
+    assert stamps == {
+        cell.name: (copy_of / "seed_0" / cell.name / "result.json").stat().st_mtime_ns for cell in MICRO_TABLE
+    }
 
 
 def test_force_and_a_changed_cell_train_again(copy_of: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -148,10 +150,10 @@ def test_an_sb3_cell_killed_mid_run_resumes_from_its_checkpoint(
     args = micro_args(tmp_path, games=["quoridor"], learners=["ppo"])
     with monkeypatch.context() as patch:
         kill_on_call(patch, EvalRecorder, "__call__", 3)  # evaluations at steps 0, 64, then killed at 128
-        with pytest.raises(RuntimeError, match="1 cell.s. failed: quoridor-ppo: Killed"):
+        with pytest.raises(RuntimeError, match=r"1 cell.s. failed: quoridor-ppo \(seed 0\): Killed"):
             main(args, MICRO_TABLE)
-    run = tmp_path / "quoridor-ppo" / "run"
-    assert not (tmp_path / "quoridor-ppo" / "result.json").exists() and (run / "latest.zip").is_file()
+    run = tmp_path / "seed_0" / "quoridor-ppo" / "run"
+    assert not (tmp_path / "seed_0" / "quoridor-ppo" / "result.json").exists() and (run / "latest.zip").is_file()
     (result,) = main(args, MICRO_TABLE)
     assert "resuming" in capsys.readouterr().out and result["trained"] == 128
     steps = [row.steps for row in read_eval_rows(run / "eval.csv") if row.opponent == "random"]
@@ -166,16 +168,16 @@ def test_an_alphazero_cell_killed_mid_run_resumes_to_the_same_network(
     args = micro_args(tmp_path, games=["quoridor"], learners=["alphazero"])
     with monkeypatch.context() as patch:
         kill_on_call(patch, AlphaZeroTrainer, "iterate", 2)  # iteration 1 saved, killed in iteration 2
-        with pytest.raises(RuntimeError, match="quoridor-alphazero: Killed"):
+        with pytest.raises(RuntimeError, match=r"quoridor-alphazero \(seed 0\): Killed"):
             main(args, MICRO_TABLE)
-    assert (tmp_path / "quoridor-alphazero" / "run" / "state.pt").is_file()
+    assert (tmp_path / "seed_0" / "quoridor-alphazero" / "run" / "state.pt").is_file()
     (result,) = main(args, MICRO_TABLE)
-    uninterrupted = json.loads((finished / "quoridor-alphazero" / "result.json").read_text())
+    uninterrupted = json.loads((finished / "seed_0" / "quoridor-alphazero" / "result.json").read_text())
     assert result["evaluations"] == uninterrupted["evaluations"] and result["iterations"] == 2
 
 
 def test_a_killed_cell_without_a_checkpoint_starts_again(copy_of: Path) -> None:
-    folder = copy_of / "node_conquest-ppo"
+    folder = copy_of / "seed_0" / "node_conquest-ppo"
     before = json.loads((folder / "result.json").read_text())
     (folder / "result.json").unlink()
     for name in ("model.zip", "model.json", "latest.zip", "latest.json", "best.zip", "best.json"):
@@ -189,8 +191,8 @@ def test_tabular_cells_run_in_two_worker_processes(tmp_path: Path) -> None:
     results = main(micro_args(tmp_path, workers=2), TABULAR_TABLE)
     assert [result["cell"] for result in results] == ["quoridor-tabular_q", "node_conquest-tabular_q"]
     assert all(result["trained"] == 40 and result["unit"] == "episodes" for result in results)
-    assert all(len(benchmark.learning_curve(tmp_path / result["cell"], result)) == 4 for result in results)
-    assert "| quoridor | board_size=3 (3x3) | tabular_q |" in (tmp_path / "benchmark.md").read_text()
+    assert all(len(benchmark.learning_curve(tmp_path / "seed_0" / result["cell"], result)) == 4 for result in results)
+    assert "| quoridor | board_size=3 (3x3) | tabular_q |" in (tmp_path / "seed_0" / "benchmark.md").read_text()
 
 
 # -- shipping ----------------------------------------------------------------------------------------------------
@@ -198,7 +200,7 @@ def test_ship_copies_each_games_best_ppo_model_into_the_shelf(
     finished: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(sb3_pretrained, "MODELS_DIR", tmp_path / "models")
-    shipped = benchmark.ship_models(finished, MICRO_TABLE, "micro")
+    shipped = benchmark.ship_models(finished / "seed_0", MICRO_TABLE, "micro")
     assert [path.name.split("_ppo_")[0] for path in shipped] == ["quoridor", "node_conquest"]
     entries = sb3_pretrained.shipped()
     assert [entry["game"] for entry in entries] == ["quoridor", "node_conquest"]
@@ -282,11 +284,12 @@ def test_the_command_line_parses_into_args(monkeypatch: pytest.MonkeyPatch) -> N
 
 
 # -- the table itself --------------------------------------------------------------------------------------------
-def test_the_table_covers_every_game_and_learner_with_both_budgets() -> None:
+def test_the_table_covers_every_game_and_learner_with_every_budget() -> None:
     benchmark.check_table(TABLE)
     assert {cell.game for cell in TABLE} == set(benchmark.SCRIPTED)
-    assert all({budget.name for budget in cell.budgets} == {"small", "full"} for cell in TABLE)
-    assert {(cell.budget("small").eval_games, cell.budget("full").eval_games) for cell in TABLE} == {(40, 200)}
+    assert all({budget.name for budget in cell.budgets} == {"small", "standard", "full"} for cell in TABLE)
+    evaluations = {tuple(cell.budget(name).eval_games for name in ("small", "standard", "full")) for cell in TABLE}
+    assert evaluations == {(40, 100, 200)}
     for cell in TABLE:
         for budget in ("small", "full"):
             benchmark.check_cell(CellJob(cell, budget, Path("unused"), 0))
@@ -295,12 +298,35 @@ def test_the_table_covers_every_game_and_learner_with_both_budgets() -> None:
 
 
 def test_ppo_is_evaluated_by_sampling_its_policy_and_dqn_by_its_best_move(finished: Path) -> None:
-    ppo_job = CellJob(MICRO_TABLE[0], "micro", finished, seed=0)
+    ppo_job = CellJob(MICRO_TABLE[0], "micro", finished / "seed_0", seed=0)
     assert ppo_job.cell.learner == "ppo"
     assert benchmark.sb3_settings(ppo_job, resume=False).eval_sampled is True
     model = ppo_job.folder / "run" / "model.zip"
     game = make_game("quoridor", board_size=3)
     assert benchmark.trained_agent(ppo_job, model, game).stochastic is True
-    dqn_job = CellJob(dataclasses.replace(MICRO_TABLE[0], learner="dqn"), "micro", finished, seed=0)
+    dqn_job = CellJob(dataclasses.replace(MICRO_TABLE[0], learner="dqn"), "micro", finished / "seed_0", seed=0)
     assert benchmark.sb3_settings(dqn_job, resume=False).eval_sampled is False
     assert benchmark.trained_agent(dqn_job, model, game).stochastic is False
+
+
+# -- over seeds ----------------------------------------------------------------------------------------------------
+def test_seeds_run_as_whole_tables_and_aggregate_into_iqm_intervals_profiles_and_banded_curves(tmp_path: Path) -> None:
+    results = main(micro_args(tmp_path, seeds=3, workers=2), TABULAR_TABLE)
+    assert sorted(path.name for path in tmp_path.glob("seed_*")) == ["seed_0", "seed_1", "seed_2"]
+    assert len(results) == 3 * len(TABULAR_TABLE) and {result["seed"] for result in results} == {0, 1, 2}
+    with open(tmp_path / "aggregate.csv", newline="") as handle:
+        rows = {(row["game"], row["learner"], row["role"]): row for row in csv.DictReader(handle)}
+    row = rows[("quoridor", "tabular_q", "random")]
+    scores = [float(score) for score in row["scores"].split()]
+    from scipy.stats import trim_mean
+
+    assert int(row["runs"]) == 3 and abs(float(row["iqm"]) - trim_mean(scores, 0.25)) < 1e-3
+    assert float(row["low"]) <= float(row["iqm"]) <= float(row["high"])
+    assert rows[("all", "tabular_q", "scripted")]["runs"] == "6"  # both games' seeds, stratified by game
+    table = (tmp_path / "aggregate.md").read_text()
+    assert "| quoridor | board_size=3 | tabular_q | 3 |" in table and "| tabular_q | 6 |" in table
+    for picture in ("profiles.png", "curves_quoridor.png", "curves_node_conquest.png"):
+        assert (tmp_path / picture).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    stamps = {path: path.stat().st_mtime_ns for path in tmp_path.rglob("result.json")}
+    main(micro_args(tmp_path, seeds=3), TABULAR_TABLE)  # every seed finished: nothing trains again
+    assert stamps == {path: path.stat().st_mtime_ns for path in tmp_path.rglob("result.json")}

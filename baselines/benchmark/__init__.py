@@ -6,7 +6,8 @@ One job per module:
 
 - :mod:`~baselines.benchmark.table`: the benchmark as data. :data:`TABLE` holds one :class:`Cell` per game and
   learner, each with its game config, its training opponents, its learner settings and a :class:`Budget` per
-  budget name (``small``: minutes for the whole table, a smoke test; ``full``: hours).
+  budget name (``small``: minutes for the whole table, a smoke test; ``standard``: every cell over 5 training seeds
+  in <= 8 hours with 2 workers; ``full``: hours for one seed).
 - :mod:`~baselines.benchmark.cell_settings`: a cell's learner settings (``key=value`` over the settings dataclass).
 - :mod:`~baselines.benchmark.jobs`: one cell to run (:class:`CellJob`) and its result files.
 - :mod:`~baselines.benchmark.trainers`: each learner's training of a cell with its own trainer (SB3's
@@ -22,6 +23,10 @@ One job per module:
   evaluation opponent), ``benchmark.md`` (one markdown table, game x learner) and one learning-curve PNG per game.
 - :mod:`~baselines.benchmark.curves`: the learning curves, read from each learner's own history
   (:func:`learning_curve`), and their picture.
+- :mod:`~baselines.benchmark.aggregate` and :mod:`~baselines.benchmark.seed_report`: the benchmark over training
+  seeds (each seed a whole table in ``<out>/seed_<s>/``): interquartile means with stratified bootstrap intervals,
+  learning curves with bands and performance profiles (``aggregate.csv``, ``aggregate.md``, ``profiles.png``,
+  ``curves_<game>.png``).
 - :mod:`~baselines.benchmark.shipping`: :func:`ship_models` copies each game's best PPO model into the shelf of
   ``ppo:pretrained`` (:mod:`baselines.learners.sb3.pretrained`).
 
@@ -48,6 +53,7 @@ from baselines.benchmark.table import (
     full,
     select,
     small,
+    standard,
 )
 from baselines.benchmark.trainers import TRAINERS
 
@@ -71,6 +77,7 @@ __all__ = [
     "elapsed_text",
     "final_evaluation",
     "full",
+    "standard",
     "is_finished",
     "learning_curve",
     "markdown_row",

@@ -46,7 +46,7 @@ def run_cell(job: CellJob) -> dict[str, Any]:
 def run_job(job: CellJob) -> tuple[dict[str, Any] | None, str]:
     """:func:`run_cell` for a worker: prints a line as the cell starts; returns its result and ``""``, or
     ``None`` and the error that stopped it (so one failing cell does not stop the others)."""
-    print(f"[{elapsed_text(job.started)}] start {job.cell.name} ({job.budget} budget)", flush=True)
+    print(f"[{elapsed_text(job.started)}] start {job.cell.name} (seed {job.seed}, {job.budget} budget)", flush=True)
     try:
         return run_cell(job), ""
     except Exception as error:  # noqa: BLE001 -- reported by the caller with the cell's name

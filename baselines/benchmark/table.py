@@ -55,6 +55,12 @@ def full(train: int, minutes: float = 0.0, settings: tuple[str, ...] = ()) -> Bu
     return Budget("full", train, minutes, eval_games=200, curve_points=10, curve_games=50, settings=settings)
 
 
+def standard(train: int, minutes: float = 0.0, settings: tuple[str, ...] = ()) -> Budget:
+    """The ``standard`` budget: every cell over 5 training seeds in <= 8 hours on 2 cores with 2 workers (about
+    11 worker-minutes per run, evaluation included); 100 evaluation games per opponent."""
+    return Budget("standard", train, minutes, eval_games=100, curve_points=5, curve_games=20, settings=settings)
+
+
 @dataclass(frozen=True)
 class Cell:
     """One learner on one game config.
@@ -138,15 +144,21 @@ AZ_SMALL = ("games_per_iteration=10", "eval_simulations=16", "eval_every=2")
 """AlphaZero's small budget: short iterations, so a minute holds a few of them."""
 AZ_FULL = ("games_per_iteration=40", "eval_every=3")
 """AlphaZero's full budget: the shipped networks' iterations."""
+AZ_STANDARD_MINUTES = 8.0
+"""AlphaZero's training minutes under the standard budget (the full budget's 30 would not fit 5 seeds in 8 hours)."""
+BC_STANDARD = ("teacher_steps=10000", "teacher_epochs=5")
+"""PPO's behaviour-cloning warm start under the standard budget."""
 
 # fmt: off
 TABLE: tuple[Cell, ...] = (
     # Quoridor 5x5
-    Cell("quoridor", QUORIDOR, "ppo", "random,path,heuristic", (small(20_000), full(1_000_000))),
-    Cell("quoridor", QUORIDOR, "dqn", "random,path,heuristic", (small(20_000), full(1_000_000))),
-    Cell("quoridor", QUORIDOR_3, "tabular_q", "random", (small(5_000), full(200_000)), variant="3x3"),
+    Cell("quoridor", QUORIDOR, "ppo", "random,path,heuristic", (small(20_000), full(1_000_000), standard(200_000))),
+    Cell("quoridor", QUORIDOR, "dqn", "random,path,heuristic", (small(20_000), full(1_000_000), standard(300_000))),
+    Cell("quoridor", QUORIDOR_3, "tabular_q", "random", (small(5_000), full(200_000), standard(200_000)),
+         variant="3x3"),
     Cell("quoridor", QUORIDOR, "alphazero", "selfplay,heuristic",  # the shipped network's recipe
-         (small(100, 1.0, (*AZ_SMALL, "warm_start_games=30")), full(200, 30.0, (*AZ_FULL, "warm_start_games=300"))),
+         (small(100, 1.0, (*AZ_SMALL, "warm_start_games=30")), full(200, 30.0, (*AZ_FULL, "warm_start_games=300")),
+          standard(200, AZ_STANDARD_MINUTES, (*AZ_FULL, "warm_start_games=100"))),
          (*AZ_SETTINGS, "warm_start=heuristic")),
     # node conquest 5x5
     # against random alone: with greedy in the mix (it wins every game it plays at this budget, so half the episodes
@@ -155,31 +167,40 @@ TABLE: tuple[Cell, ...] = (
     # 100k-400k steps; with shaping=3, at 0.86-0.94
     # PPO starts from a behaviour clone of greedy (baselines.learners.sb3.imitation), which already beats random;
     # without it PPO reached 0.82 against random and 0.00 against greedy (docs/results/benchmark.md)
-    Cell("node_conquest", NODE_CONQUEST, "ppo", "random,greedy", (small(20_000, 0, BC_SMALL), full(1_000_000)),
+    Cell("node_conquest", NODE_CONQUEST, "ppo", "random,greedy",
+         (small(20_000, 0, BC_SMALL), full(1_000_000), standard(200_000, 0, BC_STANDARD)),
          (*NC_SB3, "teacher=greedy", *BC_FINETUNE)),
-    Cell("node_conquest", NODE_CONQUEST, "dqn", "random", (small(20_000), full(1_000_000)), NC_SB3),
-    Cell("node_conquest", NODE_CONQUEST_SMALL, "tabular_q", "random", (small(2_000), full(20_000)), variant="3x3"),
+    Cell("node_conquest", NODE_CONQUEST, "dqn", "random", (small(20_000), full(1_000_000), standard(300_000)), NC_SB3),
+    Cell("node_conquest", NODE_CONQUEST_SMALL, "tabular_q", "random", (small(2_000), full(20_000), standard(20_000)),
+         variant="3x3"),
     Cell("node_conquest", NODE_CONQUEST, "alphazero", "selfplay,greedy",  # the shipped network's recipe
          (small(100, 1.0, (*AZ_SMALL, "warm_start_games=30")),
-          full(200, 30.0, ("games_per_iteration=50", "eval_every=3", "warm_start_games=400"))),
+          full(200, 30.0, ("games_per_iteration=50", "eval_every=3", "warm_start_games=400")),
+          standard(200, AZ_STANDARD_MINUTES, ("games_per_iteration=50", "eval_every=3", "warm_start_games=150"))),
          (*AZ_SETTINGS, "warm_start=greedy", "keep_warm_start=True")),
     # Splendor, 2 players
-    Cell("splendor", SPLENDOR, "ppo", "random,buyer", (small(20_000, 0, BC_SMALL), full(1_000_000)),
+    Cell("splendor", SPLENDOR, "ppo", "random,buyer",
+         (small(20_000, 0, BC_SMALL), full(1_000_000), standard(200_000, 0, BC_STANDARD)),
          ("teacher=buyer", *BC_FINETUNE)),
-    Cell("splendor", SPLENDOR, "dqn", "random,buyer", (small(20_000), full(1_000_000))),
+    Cell("splendor", SPLENDOR, "dqn", "random,buyer", (small(20_000), full(1_000_000), standard(300_000))),
     Cell("splendor", SPLENDOR, "alphazero", "selfplay",
-         (small(100, 1.0, AZ_SMALL), full(200, 30.0, AZ_FULL)), AZ_SETTINGS),
+         (small(100, 1.0, AZ_SMALL), full(200, 30.0, AZ_FULL), standard(200, AZ_STANDARD_MINUTES, AZ_FULL)),
+         AZ_SETTINGS),
     # Gravwell, 2 players
-    Cell("gravwell", GRAVWELL, "ppo", "random,tree", (small(20_000), full(1_000_000))),
-    Cell("gravwell", GRAVWELL, "dqn", "random,tree", (small(20_000), full(1_000_000))),
+    Cell("gravwell", GRAVWELL, "ppo", "random,tree", (small(20_000), full(1_000_000), standard(200_000))),
+    Cell("gravwell", GRAVWELL, "dqn", "random,tree", (small(20_000), full(1_000_000), standard(300_000))),
     Cell("gravwell", GRAVWELL, "alphazero", "selfplay",
-         (small(100, 1.0, AZ_SMALL), full(200, 30.0, AZ_FULL)), AZ_SETTINGS),
+         (small(100, 1.0, AZ_SMALL), full(200, 30.0, AZ_FULL), standard(200, AZ_STANDARD_MINUTES, AZ_FULL)),
+         AZ_SETTINGS),
     # Battle Sheep 6x6, 2 players
-    Cell("battle_sheep", BATTLE_SHEEP, "ppo", "random,evaluation", (small(4_000, 0, BC_SMALL), full(300_000)),
+    Cell("battle_sheep", BATTLE_SHEEP, "ppo", "random,evaluation",
+         (small(4_000, 0, BC_SMALL), full(300_000), standard(100_000, 0, BC_STANDARD)),
          ("teacher=evaluation", *BC_FINETUNE)),
-    Cell("battle_sheep", BATTLE_SHEEP, "dqn", "random,evaluation", (small(4_000), full(300_000))),
+    Cell("battle_sheep", BATTLE_SHEEP, "dqn", "random,evaluation",
+         (small(4_000), full(300_000), standard(100_000))),
     Cell("battle_sheep", BATTLE_SHEEP, "alphazero", "selfplay",
-         (small(100, 1.0, AZ_SMALL), full(200, 30.0, AZ_FULL)), AZ_SETTINGS),
+         (small(100, 1.0, AZ_SMALL), full(200, 30.0, AZ_FULL), standard(200, AZ_STANDARD_MINUTES, AZ_FULL)),
+         AZ_SETTINGS),
 )
 # fmt: on
 """The benchmark: one cell per game and learner (edit budgets and settings here)."""
