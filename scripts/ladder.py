@@ -2,6 +2,7 @@
 
     python -m scripts.ladder --game node_conquest --games-per-pairing 20 --rounds 2 --workers 2
     python -m scripts.ladder --game node_conquest --fit-only          # recompute the ladder from its logs alone
+    python -m scripts.ladder --game node_conquest --fit-only --publish  # into docs/results/ladder.md
     python -m scripts.ladder --game node_conquest --rate mcts:simulations=400 --label mcts-400 --games-per-pairing 40
 
 A ladder lives in ``--out`` (default ``runs/ladder/<game>``): ``round_<k>.jsonl`` (every game; running the command
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from baselines.ladder import ANCHOR, CONFIGS, PlaySettings, fit_folder, play_ladder, rate_agent, roster
+from baselines.ladder.page import publish
 
 from ._args import COUNT, WORKERS, OptionError, check_agents, check_backend_options, names_in, run_cli
 
@@ -54,8 +56,12 @@ class Args:
     """Ray cluster to join with --backend ray (host:port); empty: start a local Ray."""
     out: str = ""
     """The ladder's folder; empty: runs/ladder/<game>."""
+    publish: bool = False
+    """After the fit, copy the ladder into --results-dir (ladder_<game>.csv/.png) and rewrite its ladder.md."""
+    results_dir: str = "docs/results"
+    """Where --publish writes."""
     progress: bool = True
-    """Show progress bars."""
+    """Print a line per pair of agents played."""
 
     LIMITS: ClassVar = {"games_per_pairing": COUNT, "rounds": COUNT, "samples": COUNT, "workers": WORKERS}
 
@@ -82,6 +88,8 @@ def check_args(args: Args) -> None:
             raise OptionError("rate", "rates against a fitted ladder: leave out --fit-only")
     if args.anchors:
         names_in("anchors", args.anchors)
+    if args.publish and not Path(args.results_dir).is_dir():
+        raise OptionError("results_dir", f"no folder {args.results_dir!r} to publish into")
     check_backend_options(args.backend, args.ray_address)
 
 
@@ -104,7 +112,10 @@ def main(args: Args) -> str:
     if not args.fit_only:
         play_ladder(ladder, folder, settings)
     fit_folder(ladder, folder, args.samples, args.seed)
-    return (folder / "ratings.csv").read_text() + f"\nwritten: {folder / 'ratings.csv'}, {folder / 'ladder.png'}"
+    text = (folder / "ratings.csv").read_text() + f"\nwritten: {folder / 'ratings.csv'}, {folder / 'ladder.png'}"
+    if args.publish:
+        text += f", {publish(args.game, folder, Path(args.results_dir))}"
+    return text
 
 
 def _run(args: Args) -> None:

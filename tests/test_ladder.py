@@ -113,8 +113,14 @@ def test_the_command_plays_resumes_and_refits_from_its_logs_alone(tmp_path: Path
     first = (tmp_path / "ratings.csv").read_text()
     (tmp_path / "ratings.csv").unlink()
     (tmp_path / "bootstrap.csv").unlink()
-    run(tmp_path, *agents, "--fit-only")
+    results = tmp_path / "results"
+    results.mkdir()
+    run(tmp_path, *agents, "--fit-only", "--publish", "--results-dir", str(results))
     assert (tmp_path / "ratings.csv").read_text() == first  # the logs alone give the same ladder
+    page = (results / "ladder.md").read_text()
+    assert "## node_conquest (the default config)\n\n12 games." in page and "| 1 | greedy | `greedy` |" in page
+    assert (results / "ladder_node_conquest.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "Not yet fitted: quoridor, splendor, gravwell, battle_sheep." in page
     run(tmp_path, *agents, "--games-per-pairing", "4", "--rounds", "2")
     close = round_pairs(roster("node_conquest").only(["greedy", "mcts-50"]), tmp_path, 1)
     played = sorted(path.stem.replace("--vs--", " ") for path in (tmp_path / "round_001").glob("*.jsonl"))
@@ -155,6 +161,7 @@ def test_the_command_rates_a_new_agent_against_the_fitted_ladder(tmp_path: Path)
         (["--games-per-pairing", "0"], "--games-per-pairing"),
         (["--rate", "no_such_agent"], "--rate"),
         (["--rate", "random", "--fit-only"], "--rate: rates against a fitted ladder"),
+        (["--publish", "--results-dir", "/no/such/folder"], "--results-dir: no folder '/no/such/folder'"),
     ],
 )
 def test_bad_options_are_refused_by_name(argv: list[str], message: str, capsys) -> None:

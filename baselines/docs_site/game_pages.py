@@ -57,6 +57,7 @@ def game_page(name: str, root: Path) -> str:
         _versions(name, root),
         _agents(name),
         _models(name, root),
+        _ladder(name, root),
         _results(name, root),
     ]
     return "\n\n".join(section for section in sections if section).rstrip() + "\n"
@@ -274,6 +275,20 @@ def _strength(name: str, root: Path) -> str:
         "\n\nMeasured: the shipped AlphaZero network in a round robin with the game's reference agents "
         f"([alphazero results](../results/alphazero.md), `docs/results/{path.name}`; seats rotated, fresh seeds):\n\n"
         "| agent | games | wins/draws/losses | win rate [95% CI] |\n|---|---:|---|---|\n" + "\n".join(lines)
+    )
+
+
+def _ladder(name: str, root: Path) -> str:
+    """The game's rating ladder, as published in ``docs/results/ladder_<game>.csv``."""
+    from baselines.ladder.page import ladder_table, read_ladder
+
+    path = root / "docs" / "results" / f"ladder_{name}.csv"
+    if not path.is_file():
+        return ""
+    return (
+        "## Rating ladder\n\nEvery shipped agent at its stated budget, rated together on the benchmark config (Elo "
+        f"scale, `random` = 0, 95% intervals; [the ladders](../results/ladder.md), `docs/results/{path.name}`):\n\n"
+        + ladder_table(read_ladder(path))
     )
 
 

@@ -30,19 +30,21 @@ SEARCH = {
     "mcts-50": "mcts:simulations=50:evaluator=heuristic",
     "mcts-200": "mcts:simulations=200:evaluator=heuristic",
     "mcts-800": "mcts:simulations=800:evaluator=heuristic",
-    "mcts-rollout-200": "mcts:simulations=200",
     "rhea": "rhea",
     "alphazero-16": "alphazero:pretrained:simulations=16",
     "alphazero-64": "alphazero:pretrained:simulations=64",
     "ppo": "ppo:pretrained",
 }
-"""The entries of every ladder: MCTS valuing its leaves with the game's heuristic at three budgets and with random
-rollouts at one (rollouts to the end of the game cost 10-100x more per simulation), RHEA at the paper's 1,000
-simulated actions, the shipped AlphaZero network at two simulation counts and the shipped PPO model."""
+"""The entries of every ladder: MCTS valuing its leaves with the game's heuristic at three budgets, RHEA at the
+paper's 1,000 simulated actions, the shipped AlphaZero network at two simulation counts and the shipped PPO model."""
+ROLLOUT = {"mcts-rollout-200": "mcts:simulations=200"}
+"""MCTS with random rollouts to the end of the game, on the games where a rollout is short (Quoridor 5x5, Battle
+Sheep 6x6: 1-2 s a game against random). On node conquest, Gravwell and Splendor it costs 17-80 s a game (node
+conquest's random games run to the 200-ply cap), too much for a ladder's thousands of games."""
 TWO_PLAYER = {"alphabeta-2": "alphabeta:depth=2"}
 """Entries of every two-player ladder (alpha-beta on the game's heuristic value, 2 plies deep)."""
 OWN: dict[str, dict[str, str]] = {
-    "quoridor": {"path": "path", "heuristic": "heuristic", "qlnn": "qlnn"},
+    "quoridor": {"path": "path", "heuristic": "heuristic", "qlnn": "qlnn", **ROLLOUT},
     "splendor": {"osla": "osla", "buyer": "buyer", "srh": "srh", "rmcts": "rmcts", "ef": "rhea:preset=ef_linear_hc"},
     "gravwell": {
         "random_es": "random_es",
@@ -50,7 +52,7 @@ OWN: dict[str, dict[str, str]] = {
         "qlearning": "qlearning",
         "neuroevolution": "neuroevolution",
     },
-    "battle_sheep": {"evaluation": "evaluation", "minimax-2": "minimax:depth=2", "qlearning": "qlearning"},
+    "battle_sheep": {"evaluation": "evaluation", "minimax-2": "minimax:depth=2", "qlearning": "qlearning", **ROLLOUT},
     "node_conquest": {"greedy": "greedy"},
 }
 """Each game's own agents: the papers' scripted, search and learned agents."""

@@ -1,0 +1,79 @@
+"""The ladders' results page: each fitted ladder's table and picture published into ``docs/results/``.
+
+:func:`publish` copies a ladder folder's ``ratings.csv`` and ``ladder.png`` to ``docs/results/ladder_<game>.csv``
+and ``.png`` and rewrites ``docs/results/ladder.md`` from every published CSV, so the page is always the fitted
+ladders and nothing typed by hand (the game pages read the same CSVs).
+"""
+
+from __future__ import annotations
+
+import csv
+import shutil
+from pathlib import Path
+
+from baselines.ladder.roster import ANCHOR, CONFIGS
+from baselines.runs import atomic_write_text
+
+INTRO = f"""# Rating ladders
+
+Every agent the suite ships, at stated budgets, rated together on each game's benchmark config: a Bradley-Terry fit
+on the Elo scale over the pairwise results of a seat-rotated round robin, `{ANCHOR}` at 0, with 95% intervals from a
+parametric bootstrap of the fit (`baselines/ladder/`; the method and its choices are in the docstrings of
+`baselines/ladder/fit.py` and `runs.py`). Round 0 plays every pair; later rounds add games only for pairs within 400
+Elo of each other, where a game says the most. 400 points are 10:1 odds.
+
+    python -m scripts.ladder --game <game> --games-per-pairing 20 --rounds 3 --workers 2   # play (resumable), fit
+    python -m scripts.ladder --game <game> --fit-only                                      # refit from the logs alone
+    python -m scripts.ladder --game <game> --rate "mcts:simulations=400" --label mcts-400   # rate a new agent
+    python -m scripts.ladder --game <game> --fit-only --publish                            # this page
+
+A new agent is rated against six anchors spread over the ladder (`--anchors` to choose them), their ratings held
+fixed; its interval also samples the anchors' own bootstrap replicates.
+"""
+
+
+def publish(game: str, folder: Path, results: Path) -> Path:
+    """Copy ``game``'s fitted ladder from ``folder`` into ``results`` and rewrite the page; return the page."""
+    shutil.copyfile(folder / "ratings.csv", results / f"ladder_{game}.csv")
+    shutil.copyfile(folder / "ladder.png", results / f"ladder_{game}.png")
+    return write_page(results)
+
+
+def write_page(results: Path) -> Path:
+    """``results/ladder.md`` from every published ladder (games in the order of :data:`CONFIGS`)."""
+    sections = [INTRO]
+    for game in CONFIGS:
+        path = results / f"ladder_{game}.csv"
+        if path.is_file():
+            sections.append(game_section(game, read_ladder(path)))
+    missing = [game for game in CONFIGS if not (results / f"ladder_{game}.csv").is_file()]
+    if missing:
+        sections.append("Not yet fitted: " + ", ".join(missing) + ".")
+    return atomic_write_text(results / "ladder.md", "\n\n".join(sections).rstrip() + "\n")
+
+
+def read_ladder(path: Path) -> list[dict[str, str]]:
+    """The rows of a published ladder CSV, best first."""
+    with open(path, newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def ladder_table(rows: list[dict[str, str]]) -> str:
+    """A ladder as a Markdown table: rank, agent, spec, rating [95% interval], games."""
+    lines = ["| rank | agent | spec | rating [95% CI] | games |", "|---:|---|---|---|---:|"]
+    for rank, row in enumerate(rows, 1):
+        rating = f"{float(row['rating']):+.0f} [{float(row['low']):+.0f}, {float(row['high']):+.0f}]"
+        lines.append(f"| {rank} | {row['agent']} | `{row['spec']}` | {rating} | {row['games']} |")
+    return "\n".join(lines)
+
+
+def game_section(game: str, rows: list[dict[str, str]]) -> str:
+    config = ", ".join(CONFIGS[game]) or "the default config"
+    games = sum(int(row["games"]) for row in rows) // 2
+    return (
+        f"## {game} ({config})\n\n{games:,} games. `ladder_{game}.csv` holds the table.\n\n{ladder_table(rows)}\n\n"
+        f"![{game} ladder](ladder_{game}.png)"
+    )
+
+
+__all__ = ["game_section", "ladder_table", "publish", "read_ladder", "write_page"]
