@@ -63,16 +63,20 @@ def plot_game(path: Path, out: Path, results: Sequence[Mapping[str, Any]], budge
     unit, per_unit = wall_time_unit(longest)
     for result in results:
         _plot_cell(axes, learning_curve(out / result["cell"], result), result, 60 / per_unit)
-    scripted = results[0]["scripted"]
-    for axis, title in zip(axes, ("vs random", f"vs {scripted} (scripted)")):
-        axis.set_title(title)
-        axis.set_xlabel(f"training wall time ({unit})")
-        axis.set_ylim(-0.02, 1.02)
-        axis.grid(alpha=0.3)
-    axes[0].set_ylabel("win rate (draws half), 95% CI")
-    axes[1].legend(loc="best", fontsize=8)
+    style_curve_axes(axes, results[0]["scripted"], f"training wall time ({unit})", "win rate (draws half), 95% CI")
     figure.suptitle(f"{results[0]['game']}: benchmark ({budget} budget); points: final evaluation on fresh seeds")
     return plots.save(figure, path, dpi=110, tight=True)
+
+
+def style_curve_axes(axes: Any, scripted: str, xlabel: str, ylabel: str) -> None:
+    """The two panels of a game's curves: titles (vs random, vs the scripted agent), labels, limits, grid, legend."""
+    for axis, title in zip(axes, ("vs random", f"vs {scripted} (scripted)")):
+        axis.set_title(title)
+        axis.set_xlabel(xlabel)
+        axis.set_ylim(-0.02, 1.02)
+        axis.grid(alpha=0.3)
+    axes[0].set_ylabel(ylabel)
+    axes[1].legend(loc="best", fontsize=8)
 
 
 def _plot_cell(axes: Any, points: list[CurvePoint], result: Mapping[str, Any], scale: float) -> None:

@@ -26,7 +26,7 @@ from baselines.benchmark.aggregate import (
     performance_profile,
     run_scores,
 )
-from baselines.benchmark.curves import learning_curve
+from baselines.benchmark.curves import learning_curve, style_curve_axes
 from baselines.benchmark.report import duration_text, finished_results
 from baselines.benchmark.table import SCRIPTED, Cell
 from baselines.runs import atomic_write_text
@@ -140,13 +140,7 @@ def plot_seed_curves(path: Path, results: Sequence[Mapping[str, Any]], budget: s
                 axis, band.minutes, band.iqm, band.low, band.high, label=label, color=color, band_alpha=0.15
             )
     game = results[0]["game"]
-    for axis, title in zip(axes, ("vs random", f"vs {SCRIPTED[game]} (scripted)")):
-        axis.set_title(title)
-        axis.set_xlabel("training wall time (min)")
-        axis.set_ylim(-0.02, 1.02)
-        axis.grid(alpha=0.3)
-    axes[0].set_ylabel("win rate: IQM over seeds, 95% band")
-    axes[1].legend(loc="best", fontsize=8)
+    style_curve_axes(axes, SCRIPTED[game], "training wall time (min)", "win rate: IQM over seeds, 95% band")
     figure.suptitle(f"{game}: learning curves over seeds ({budget} budget)")
     return plots.save(figure, path, dpi=110, tight=True)
 
