@@ -9,18 +9,24 @@ multi-player game gives every pair its own (the "same fit over pairwise results"
 **The fit** is :func:`baselines.arena.ratings.fit_elo` (minorize-maximize, one virtual draw per pair that met so
 perfect records stay finite), shifted so that the anchor (``random``) is 0.
 
-**Intervals** come from a parametric bootstrap of the fitted model: every pair's comparisons are drawn again from the
-binomial with the fitted win probability of the pair and the ladder is refitted; the interval is the 2.5 and 97.5
-percentiles of the replicates (default 1,000). Resampling the games themselves was tried first and dropped: a pair
-with a perfect record (every agent beats ``random`` every time) resamples to itself, which gave intervals of zero
-width that said nothing; the model's probabilities are never exactly 0 or 1. (In a multi-player game the pairs of one
-table are not independent, which this bootstrap ignores; every ladder here plays two-player configs.)
+**Intervals** come from a bootstrap over games, stratified by lineup: each lineup's games (the pair of agents at a
+table) are drawn again with replacement, as many as it has, and the ladder is refitted (as Chatbot Arena does for
+its ratings). Each replicate is shifted to the estimate's mean rating before the percentiles are taken: the scale
+keeps its origin at the anchor, but an interval says how well an agent is placed against the whole field, and the
+anchor's own interval how well the field's distance to it is known. (Holding the anchor fixed in every replicate
+would push the anchor's uncertainty onto every other agent: a ``random`` that loses nearly every game is placed by
+a handful of games and the virtual draws.) The interval is the 2.5 and 97.5 percentiles of the replicates (default
+1,000), widened to hold the estimate where they leave it out. A parametric bootstrap (comparisons redrawn from the
+fitted probabilities) was tried first and dropped: the replicates, shrunk by the virtual draws a second time, sat
+on one side of every estimate. The bootstrap cannot see what was never observed: a pair with a perfect record
+resamples to itself, so an agent whose every pair is a perfect record gets an interval of zero width; the ladders'
+lopsided pairs are never all of an agent's pairs.
 
 **Rating a new agent** (:func:`rate_against`): its games against agents with known ratings give the likelihood
 of its own rating alone (the others fixed); the rating is the root of the score equation
 ``sum_j (points_j - games_j p_j(r)) = 0`` (with the same virtual draw per opponent), found by bisection. Its
-interval redraws its points against each anchor from the fitted binomial and pairs each draw with a replicate of the
-ladder's own fit, so it carries both the new games' noise and the anchors' uncertainty.
+interval resamples its games against each anchor and pairs each resample with a replicate of the ladder's own fit,
+so it carries both the new games' noise and the anchors' uncertainty.
 """
 
 from __future__ import annotations
@@ -45,25 +51,31 @@ ELO_SPAN = (-4000.0, 8000.0)
 
 @dataclass(frozen=True)
 class Comparisons:
-    """Every pairwise comparison of a set of games.
+    """Every pairwise comparison of a set of games, flattened for fast bootstrap refits.
 
     Attributes:
         names: the agents, in rating order.
         first, second: indices into ``names`` of each comparison's two agents.
         points: the points ``first`` took from ``second`` (1, 0.5 or 0).
+        game: the game (index into the records) each comparison comes from.
+        lineup: per game, the index of its lineup (the set of agents at the table): the bootstrap's strata.
     """
 
     names: tuple[str, ...]
     first: np.ndarray
     second: np.ndarray
     points: np.ndarray
+    game: np.ndarray
+    lineup: np.ndarray
 
-    def totals(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(scores, counts)``: ``scores[i, j]`` the points ``i`` took from ``j`` in ``counts[i, j]`` comparisons."""
+    def totals(self, weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """``(scores, counts)``: ``scores[i, j]`` the points ``i`` took from ``j`` in ``counts[i, j]`` comparisons,
+        each game counted ``weights[game]`` times (``None``: once)."""
         size = len(self.names)
+        weight = np.ones(len(self.first)) if weights is None else weights[self.game]
         cells = self.first * size + self.second
-        scores = np.bincount(cells, weights=self.points, minlength=size * size).reshape(size, size)
-        counts = np.bincount(cells, minlength=size * size).reshape(size, size).astype(float)
+        scores = np.bincount(cells, weights=weight * self.points, minlength=size * size).reshape(size, size)
+        counts = np.bincount(cells, weights=weight, minlength=size * size).reshape(size, size)
         return scores, counts
 
 
@@ -99,7 +111,7 @@ def comparisons(records: Sequence[GameRecord], names: Sequence[str]) -> Comparis
     """The pairwise comparisons of ``records`` between agents of ``names`` (a record naming another agent is an
     error: a ladder's logs hold only its agents)."""
     index = {name: i for i, name in enumerate(names)}
-    first, second, points = [], [], []
+    first, second, points, game, lineup, lineups = [], [], [], [], [], {}
     for number, record in enumerate(records):
         unknown = sorted(set(record.agent_names) - set(index))
         if unknown:
@@ -109,8 +121,11 @@ def comparisons(records: Sequence[GameRecord], names: Sequence[str]) -> Comparis
             first.append(index[a])
             second.append(index[b])
             points.append(outcome_points(best[a], best[b]))
+            game.append(number)
+        lineup.append(lineups.setdefault(tuple(sorted(best)), len(lineups)))
     as_index = partial(np.array, dtype=np.int64)
-    return Comparisons(tuple(names), as_index(first), as_index(second), np.array(points, dtype=float))
+    return Comparisons(tuple(names), as_index(first), as_index(second), np.array(points, dtype=float), as_index(game),
+                       as_index(lineup))  # fmt: skip
 
 
 def anchored_ratings(scores: np.ndarray, counts: np.ndarray, anchor: int) -> np.ndarray:
@@ -133,11 +148,12 @@ def fit_ladder(
         raise ValueError(f"samples must be >= 1, got {samples}")
     data = comparisons(records, names)
     where = list(names).index(anchor)
-    scores, counts = data.totals()
-    ratings = anchored_ratings(scores, counts, where)
+    ratings = anchored_ratings(*data.totals(), where)
     rng = np.random.default_rng(seed)
-    replicates = np.array([anchored_ratings(*_redraw(ratings, counts, rng), where) for _ in range(samples)])
+    replicates = np.array([_aligned(anchored_ratings(*data.totals(resample(data.lineup, rng)), where), ratings)
+                           for _ in range(samples)])  # fmt: skip
     low, high = np.percentile(replicates, [2.5, 97.5], axis=0)
+    low, high = np.minimum(low, ratings), np.maximum(high, ratings)  # a skewed bootstrap may leave the estimate out
     played = np.array([sum(name in record.agent_names for record in records) for name in names])
     return LadderFit(tuple(names), ratings, low, high, played, replicates)
 
@@ -164,16 +180,33 @@ def rate_against(
     """The rating of agent ``name`` from its games against agents of ``ladder`` (whose ratings stay fixed)."""
     data = comparisons(records, (name, *ladder.names))
     mine = data.first == 0
-    games = np.bincount(data.second[mine] - 1, minlength=len(ladder.names)).astype(float)
-    points = np.bincount(data.second[mine] - 1, weights=data.points[mine], minlength=len(ladder.names))
-    rating = _root(points, games, ladder.ratings)
+    opponents, points, game = data.second[mine] - 1, data.points[mine], data.game[mine]
+    rating = _root(*_against(opponents, points, np.ones(len(points)), len(ladder.names)), ladder.ratings)
     rng = np.random.default_rng(seed)
     estimates = []
     for _ in range(samples):
-        redrawn = rng.binomial(games.astype(np.int64), win_probability(rating, ladder.ratings)).astype(float)
-        estimates.append(_root(redrawn, games, ladder.replicates[rng.integers(len(ladder.replicates))]))
+        weights = resample(data.lineup, rng)[game]
+        anchors = ladder.replicates[rng.integers(len(ladder.replicates))]
+        estimates.append(_root(*_against(opponents, points, weights, len(ladder.names)), anchors))
     low, high = np.percentile(estimates, [2.5, 97.5])
-    return NewRating(name, rating, float(low), float(high), len(records), float(points.sum()))
+    return NewRating(name, rating, min(float(low), rating), max(float(high), rating), len(records), float(points.sum()))
+
+
+def resample(lineup: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Bootstrap weights per game: each lineup's games drawn with replacement, as many as it has."""
+    weights = np.zeros(len(lineup))
+    for stratum in np.unique(lineup):
+        members = np.flatnonzero(lineup == stratum)
+        np.add.at(weights, rng.choice(members, size=len(members)), 1.0)
+    return weights
+
+
+def _against(
+    opponents: np.ndarray, points: np.ndarray, weights: np.ndarray, size: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(points, games)`` against each of ``size`` anchors, each comparison counted ``weights`` times."""
+    games = np.bincount(opponents, weights=weights, minlength=size)
+    return np.bincount(opponents, weights=weights * points, minlength=size), games
 
 
 def win_probability(rating: float | np.ndarray, others: np.ndarray) -> np.ndarray:
@@ -194,15 +227,13 @@ def _root(points: np.ndarray, games: np.ndarray, anchors: np.ndarray) -> float:
     return (low + high) / 2.0
 
 
-def _redraw(ratings: np.ndarray, counts: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """``(scores, counts)`` of one parametric replicate: each pair's comparisons drawn from the fitted binomial."""
-    upper = np.triu(counts, 1).astype(np.int64)
-    wins = rng.binomial(upper, win_probability(ratings[:, None], ratings[None, :]))
-    scores = wins + (upper - wins).T
-    return scores.astype(float), counts
+def _aligned(replicate: np.ndarray, ratings: np.ndarray) -> np.ndarray:
+    """A replicate shifted to the estimate's mean: the field's centre is held, not the anchor (see the module
+    docstring)."""
+    return replicate - replicate.mean() + ratings.mean()
 
 
 __all__ = [
     "BOOTSTRAP_SAMPLES", "Comparisons", "LadderFit", "NewRating", "anchored_ratings", "comparisons", "fit_ladder",
-    "rate_against", "win_probability",
+    "rate_against", "resample", "win_probability",
 ]  # fmt: skip
