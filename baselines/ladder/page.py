@@ -12,8 +12,11 @@ import shutil
 from pathlib import Path
 
 from baselines.ladder.roster import ANCHOR, CONFIGS
+from baselines.ladder.runs import played_seconds
 from baselines.runs import atomic_write_text
 
+MACHINE = "the project's 2-core machine, one worker, shared with other jobs"
+"""Where the published ladders were played."""
 INTRO = f"""# Rating ladders
 
 Every agent the suite ships, at stated budgets, rated together on each game's benchmark config: a Bradley-Terry fit
@@ -33,9 +36,12 @@ fixed; its interval also samples the anchors' own bootstrap replicates.
 
 
 def publish(game: str, folder: Path, results: Path) -> Path:
-    """Copy ``game``'s fitted ladder from ``folder`` into ``results`` and rewrite the page; return the page."""
+    """Copy ``game``'s fitted ladder from ``folder`` into ``results`` (with the wall time its games took, from the
+    folder's ``timing.csv``) and rewrite the page; return the page."""
     shutil.copyfile(folder / "ratings.csv", results / f"ladder_{game}.csv")
     shutil.copyfile(folder / "ladder.png", results / f"ladder_{game}.png")
+    hours = played_seconds(folder) / 3600
+    atomic_write_text(results / f"ladder_{game}.txt", f"{hours:.2f} hours of play ({MACHINE})\n")
     return write_page(results)
 
 
@@ -45,7 +51,9 @@ def write_page(results: Path) -> Path:
     for game in CONFIGS:
         path = results / f"ladder_{game}.csv"
         if path.is_file():
-            sections.append(game_section(game, read_ladder(path)))
+            timing = results / f"ladder_{game}.txt"
+            played = timing.read_text().strip() if timing.is_file() else ""
+            sections.append(game_section(game, read_ladder(path), played))
     missing = [game for game in CONFIGS if not (results / f"ladder_{game}.csv").is_file()]
     if missing:
         sections.append("Not yet fitted: " + ", ".join(missing) + ".")
@@ -67,11 +75,14 @@ def ladder_table(rows: list[dict[str, str]]) -> str:
     return "\n".join(lines)
 
 
-def game_section(game: str, rows: list[dict[str, str]]) -> str:
+def game_section(game: str, rows: list[dict[str, str]], played: str = "") -> str:
+    """A game's section of the page: its config, games, wall time, table and picture."""
     config = ", ".join(CONFIGS[game]) or "the default config"
     games = sum(int(row["games"]) for row in rows) // 2
+    when = f", {played}" if played else ""
     return (
-        f"## {game} ({config})\n\n{games:,} games. `ladder_{game}.csv` holds the table.\n\n{ladder_table(rows)}\n\n"
+        f"## {game} ({config})\n\n{games:,} games{when}. `ladder_{game}.csv` holds the table.\n\n"
+        f"{ladder_table(rows)}\n\n"
         f"![{game} ladder](ladder_{game}.png)"
     )
 

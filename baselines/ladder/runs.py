@@ -46,6 +46,7 @@ from boardenvs.registry import make_game
 RATINGS_FILE = "ratings.csv"
 BOOTSTRAP_FILE = "bootstrap.csv"
 PICTURE_FILE = "ladder.png"
+TIMING_FILE = "timing.csv"
 PAIR_SEPARATOR = "--vs--"
 """Between the two labels of a pair's log file name."""
 INFORMATIVE_GAP = 400.0
@@ -92,10 +93,31 @@ def play_ladder(roster: Roster, folder: Path, settings: PlaySettings) -> list[Ga
                 game, {a: agents[a], b: agents[b]}, settings.games_per_pairing, seed=settings.seed + number,
                 workers=settings.workers, log_path=log, backend=settings.backend, ray_address=settings.ray_address,
             )  # fmt: skip
+            seconds = time.perf_counter() - started
+            _log_timing(folder, number, a, b, settings, seconds)
             if settings.progress:
-                seconds = time.perf_counter() - started
                 print(f"[round {number}] {a} vs {b}: {settings.games_per_pairing} games, {seconds:.1f} s", flush=True)
     return ladder_records(folder)
+
+
+def _log_timing(folder: Path, number: int, a: str, b: str, settings: PlaySettings, seconds: float) -> None:
+    """Append the pair's wall time to ``timing.csv`` (round, pair, games, workers, seconds): what the page reports."""
+    path = folder / TIMING_FILE
+    new = not path.is_file()
+    with open(path, "a", newline="") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        if new:
+            writer.writerow(["round", "first", "second", "games", "workers", "seconds"])
+        writer.writerow([number, a, b, settings.games_per_pairing, settings.workers, f"{seconds:.1f}"])
+
+
+def played_seconds(folder: Path) -> float:
+    """The wall time of every pair played into ``folder`` (from ``timing.csv``; 0 without it)."""
+    path = folder / TIMING_FILE
+    if not path.is_file():
+        return 0.0
+    with open(path, newline="") as handle:
+        return sum(float(row["seconds"]) for row in csv.DictReader(handle))
 
 
 def round_pairs(roster: Roster, folder: Path, number: int) -> list[tuple[str, str]]:
