@@ -41,7 +41,7 @@ class Args:
     rate: str = ""
     """An agent spec to rate against the fitted ladder (instead of playing the ladder)."""
     label: str = ""
-    """The new agent's name on the ladder with --rate (default: the spec)."""
+    """The new agent's name on the ladder with --rate (default: the spec); no '/' (it names rate_<label>.jsonl)."""
     anchors: str = ""
     """Comma-separated ladder agents the new agent meets; empty: six spread over the ladder's ratings."""
     samples: int = 1000
@@ -86,6 +86,9 @@ def check_args(args: Args) -> None:
         check_agents("rate", [args.rate], args.game)
         if args.fit_only:
             raise OptionError("rate", "rates against a fitted ladder: leave out --fit-only")
+        label = args.label or args.rate
+        if "/" in label or not label.strip():
+            raise OptionError("label", f"names the file rate_<label>.jsonl: give one without '/', got {label!r}")
     if args.anchors:
         names_in("anchors", args.anchors)
     if args.publish and not Path(args.results_dir).is_dir():

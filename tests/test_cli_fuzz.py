@@ -77,6 +77,19 @@ def cases(files: dict[str, str]) -> dict[str, Case]:
         ),
         "bench_compare": Case(bad={"before": [NAME, ""], "games": [NAME], "config": CONFIG}),
         "bench_distributed": Case(bad={**game, "agents": [NAME, "", "random"], "setups": [NAME]}, free={"out": OUTPUT}),
+        "ladder": Case(
+            bad={
+                "game": [NAME, ""],
+                "agents": [NAME, ",", "greedy,greedy"],
+                "rate": [NAME],
+                "label": ["a/b", " "],
+                "anchors": [","],
+                "results_dir": [files["missing"]],
+                **backend,
+            },
+            needs={"label": ["--rate", "random"], "results_dir": ["--publish"]},
+            free={"out": OUTPUT},
+        ),
         "learner_benchmark": Case(
             bad={"budget": [NAME, ""], "games": [NAME], "learners": [NAME]}, free={"out": OUTPUT}
         ),
