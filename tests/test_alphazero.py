@@ -328,3 +328,25 @@ def test_kept_warm_start_examples_stay_in_every_window_and_survive_a_resume(tmp_
     )
     with pytest.raises(ValueError, match="keep_warm_start=True needs a warm start"):
         AlphaZeroSettings(keep_warm_start=True)
+
+
+def test_a_batch_of_planes_is_valued_in_channels_last_order_with_the_values_of_the_plain_order() -> None:
+    from baselines.learners.alphazero.evaluator import network_input
+
+    game = make_game("node_conquest")
+    net = PolicyValueNet.for_game(game, seed=0).eval()
+    rng = np.random.default_rng(0)
+    states = [game.initial_state(rng) for _ in range(6)]
+    observations = np.stack([game.observe(state, 0) for state in states])
+    batch = network_input(observations, torch.device("cpu"))
+    assert batch.is_contiguous(memory_format=torch.channels_last) and batch.dtype == torch.float32
+    assert network_input(observations[:1], torch.device("cpu")).is_contiguous()  # one position: plain order
+    with torch.inference_mode():
+        plain = net(torch.as_tensor(observations, dtype=torch.float32))
+        fast = net(batch)
+    for a, b in zip(plain, fast):
+        assert torch.allclose(a, b, atol=1e-5)
+    valued = NetworkEvaluator(net).evaluate_batch(game, states)
+    for (values, priors), logits, value_row in zip(valued, *plain):
+        assert np.allclose(values, value_row.numpy(), atol=1e-5)
+        assert np.isclose(priors.sum(), 1.0, atol=1e-5)

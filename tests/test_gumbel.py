@@ -118,6 +118,36 @@ def test_gumbel_search_plays_legal_moves_with_determinizations(name, config) -> 
 
 
 @pytest.mark.parametrize(
+    ("name", "config", "simulations", "determinizations"),
+    [("node_conquest", {}, 7, 1), ("node_conquest", {}, 40, 1), ("splendor", {}, 25, 3), ("quoridor", {}, 30, 1)],
+)
+def test_root_scores_of_the_considered_actions_alone_equal_those_over_every_legal_action(
+    name, config, simulations, determinizations
+) -> None:
+    """The per-simulation root choice reads the considered actions' scores computed without the unvisited
+    others (one stand-in holds their completed value): exactly the numbers of the full computation."""
+    game = make_game(name, **config)
+    agent = MCTSAgent(
+        5, simulations=simulations, selection="gumbel", evaluator="heuristic", gumbel_actions=4,
+        determinizations=determinizations,
+    )  # fmt: skip
+    rng = np.random.default_rng(3)
+    state, left_out = game.initial_state(rng), 0
+    for _ in range(3):
+        player = state.current_player
+        root = agent.search(game, game.determinize(state, player, rng), player)
+        actions, _, considered = agent._gumbel_root
+        left_out += len(actions) > len(considered)
+        full_visits, full_scores, _ = agent._gumbel_scores(game, root, player)
+        visits, scores = agent._considered_scores(game, root, player)
+        assert {i: full_visits[i] for i in considered} == {i: visits[i] for i in considered}
+        assert {i: full_scores[i] for i in considered} == {i: scores[i] for i in considered}
+        assert sum(visits.values()) == sum(full_visits) > 0
+        state = game.apply(state, agent._gumbel_final(game, root, player)[0])
+    assert left_out  # some root actions were left out of the considered ones
+
+
+@pytest.mark.parametrize(
     ("settings", "message"),
     [
         ({"temperature": 1.0}, "temperature=1.0 does not apply to selection='gumbel'"),

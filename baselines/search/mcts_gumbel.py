@@ -32,6 +32,7 @@ class GumbelRoot(SelectionRules):
     gumbel_actions: int
     batch_size: int
     _gumbel_root: tuple[list[int], list[float], list[int]]
+    _gumbel_index: dict[int, int]
     _simulate: Callable[..., None]
     _simulate_batch: Callable[..., int]
 
@@ -47,6 +48,7 @@ class GumbelRoot(SelectionRules):
         scores = (np.asarray(gumbel.logits_of(priors)) + noise).tolist()
         considered = sorted(range(len(actions)), key=lambda i: -scores[i])[: self.gumbel_actions]
         self._gumbel_root = (actions, scores, considered)
+        self._gumbel_index = {action: index for index, action in enumerate(actions)}
         schedule = gumbel.halving_schedule(len(considered), int(max(0, limit - done)))
         count, clock, step, offset = len(root.states), time.perf_counter, 0, done
 
@@ -78,12 +80,33 @@ class GumbelRoot(SelectionRules):
     def _gumbel_root_action(self, game: Game, root: Node, player: int, target: int) -> int:
         """The best considered action among those with ``target`` visits (else among the least visited)."""
         actions, _, considered = self._gumbel_root
-        visits, scores, _ = self._gumbel_scores(game, root, player)
+        visits, scores = self._considered_scores(game, root, player)
         candidates = [i for i in considered if visits[i] == target]
         if not candidates:
             fewest = min(visits[i] for i in considered)
             candidates = [i for i in considered if visits[i] == fewest]
         return actions[max(candidates, key=lambda i: scores[i])]
+
+    def _considered_scores(self, game: Game, root: Node, player: int) -> tuple[dict[int, int], dict[int, float]]:
+        """Root visits and ``g + log prior + sigma(completed Q)`` of the considered actions (by index): the values
+        :meth:`_gumbel_scores` gives them, computed over the considered and the visited actions only, every other
+        root action standing in as one unvisited action (its completed value is the node's mixed value). Called
+        once per root simulation, so its cost is the considered actions', not every legal action's."""
+        actions, scores, considered = self._gumbel_root
+        base, num_actions, children = player * game.spec.num_actions, game.spec.num_actions, root.children
+        indices = set(considered)
+        for key, child in children.items():
+            index = self._gumbel_index.get(key - base) if base <= key < base + num_actions else None
+            if index is not None and child.visits:
+                indices.add(index)
+        order = sorted(indices)
+        priors, visits, values = self._action_statistics(game, root, [actions[i] for i in order], player, len(actions))
+        others = len(order) < len(actions)
+        if others:  # one stand-in for the unvisited actions left out: prior 0 keeps it out of the mixed value
+            priors, visits, values = priors + [0.0], visits + [0], values + [0.0]
+        completed = gumbel.completed_values(priors, visits, values, evaluated_value(root, player))
+        sigmas = gumbel.sigma(completed, visits, self.gumbel_c_visit, self.gumbel_c_scale)
+        return dict(zip(order, visits)), {i: scores[i] + s for i, s in zip(order, sigmas)}
 
     def _gumbel_final(self, game: Game, root: Node, player: int) -> tuple[int, dict[int, float]]:
         """The move (the best of the most visited considered actions) and the root's improved policy."""

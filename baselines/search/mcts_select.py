@@ -103,11 +103,13 @@ class SelectionRules(TreeUpdates):
         return gumbel.improved_policy(priors, visits, values, node_value, self.gumbel_c_visit, self.gumbel_c_scale)
 
     def _action_statistics(
-        self, game: Game, node: Node, actions: list[int], to_move: int
+        self, game: Game, node: Node, actions: list[int], to_move: int, legal_count: int | None = None
     ) -> tuple[list[float], list[int], list[float]]:
-        """Priors, visits and mean values (for ``to_move``) of ``actions`` at ``node``."""
+        """Priors, visits and mean values (for ``to_move``) of ``actions`` at ``node``; ``legal_count``: the
+        number of legal actions when ``actions`` is a part of them (an action without a prior gets ``1 /
+        legal_count``; the node's priors must then be known)."""
         prior_of = node.priors if node.priors is not None else self._priors(node, actions)
-        uniform = 1.0 / len(actions)
+        uniform = 1.0 / (legal_count or len(actions))
         base, children = to_move * game.spec.num_actions, node.children
         priors, visits, values = [], [], []
         for action in actions:

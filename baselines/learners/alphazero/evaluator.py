@@ -44,11 +44,21 @@ class NetworkEvaluator(Evaluator):
         observations = np.stack([game.observe(state, mover) for state, mover in zip(states, movers)])
         masks = np.stack([np.asarray(game.legal_action_mask(state), dtype=bool) for state in states])
         device = self.net.device
-        with torch.no_grad():
-            logits, values = self.net(torch.as_tensor(observations, dtype=torch.float32, device=device))
+        with torch.inference_mode():
+            logits, values = self.net(network_input(observations, device))
             priors = masked_log_softmax(logits, torch.as_tensor(masks, device=device)).exp().cpu().numpy()
         values = values.cpu().numpy().astype(np.float64)
         return [(seat_values(row, mover), prior) for row, mover, prior in zip(values, movers, priors)]
+
+
+def network_input(observations: np.ndarray, device: torch.device) -> torch.Tensor:
+    """``observations`` as the network's float32 input on ``device``; a batch of planes ``(B, C, H, W)`` with
+    ``B > 1`` goes in channels-last memory order, which the CPU's convolutions run 1.2-1.9x faster from batch 8 up
+    (``docs/results/alphazero.md``; the same values to about 1e-7)."""
+    tensor = torch.as_tensor(observations, dtype=torch.float32, device=device)
+    if tensor.dim() == 4 and tensor.shape[0] > 1:
+        tensor = tensor.contiguous(memory_format=torch.channels_last)
+    return tensor
 
 
 def seat_values(relative: np.ndarray, observer: int) -> np.ndarray:
