@@ -9,6 +9,7 @@ model selected on its evaluation games (``best.zip``) on fresh games.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -37,6 +38,8 @@ class Args:
     """Games per opponent; the evaluated agent's seat rotates."""
     seed: int = 1
     """Seed of the games and the agents."""
+    progress: bool = True
+    """Show a progress bar per opponent (on stderr)."""
 
     LIMITS: ClassVar = {"games": COUNT}
 
@@ -63,8 +66,11 @@ class EvaluationLine:
         )
 
 
-def main(args: Args) -> list[EvaluationLine]:
-    """Play ``args.games`` games against each opponent; return one line per opponent."""
+def main(args: Args, on_line: Callable[[EvaluationLine], None] | None = None) -> list[EvaluationLine]:
+    """Play ``args.games`` games against each opponent; return one line per opponent (each also handed to
+    ``on_line`` as soon as its games are played)."""
+    from tqdm import tqdm
+
     if args.games < 1:
         raise ValueError(f"games must be >= 1, got {args.games}")
     game = make_game(args.game, **parse_config(args.config))
@@ -75,8 +81,11 @@ def main(args: Args) -> list[EvaluationLine]:
     lines = []
     for name in names:
         opponent = make_agent(name, args.game, args.seed + 1)
-        wins, draws, losses = evaluate_against(game, agent, opponent, args.games, args.seed, name)
+        with tqdm(total=args.games, desc=f"vs {name}", unit="game", disable=not args.progress) as bar:
+            wins, draws, losses = evaluate_against(game, agent, opponent, args.games, args.seed, name, bar.update)
         lines.append(EvaluationLine(name, wins, draws, losses))
+        if on_line is not None:
+            on_line(lines[-1])
     return lines
 
 
@@ -94,9 +103,10 @@ def cli(argv: list[str] | None = None) -> None:
 
 def _run(args: Args) -> None:
     config = " ".join(args.config) or "default config"
-    print(f"{args.agent} on {args.game} ({config}), seed {args.seed}; 95% Wilson intervals of the win share")
-    for line in main(args):
-        print(line.text())
+    print(
+        f"{args.agent} on {args.game} ({config}), seed {args.seed}; 95% Wilson intervals of the win share", flush=True
+    )
+    main(args, lambda line: print(line.text(), flush=True))
 
 
 if __name__ == "__main__":

@@ -32,3 +32,29 @@ def test_cli_prints_one_line_per_opponent(capsys) -> None:
 def test_bad_settings_raise_naming_them(kwargs, match) -> None:
     with pytest.raises(ValueError, match=match):
         main(Args(config=["board_size=3"], **kwargs))
+
+
+def test_each_opponents_line_comes_out_before_the_next_opponent_plays(monkeypatch) -> None:
+    import scripts.evaluate as evaluate
+
+    events: list[str] = []
+    played = evaluate.evaluate_against
+
+    def recording(game, agent, opponent, games, seed, name, on_game):
+        events.append(f"start {name}")
+        return played(game, agent, opponent, games, seed, name, lambda: (events.append("game"), on_game()))
+
+    monkeypatch.setattr(evaluate, "evaluate_against", recording)
+    args = Args(config=["board_size=3"], agent="path", opponents="random,path", games=3, progress=False)
+    lines = main(args, lambda line: events.append(f"line {line.opponent}"))
+    assert events == ["start random", "game", "game", "game", "line random", "start path", "game", "game", "game",
+                      "line path"]  # fmt: skip
+    assert [line.games for line in lines] == [3, 3]
+
+
+def test_the_progress_bar_counts_the_games_on_stderr(capsys) -> None:
+    cli(["--config", "board_size=3", "--agent", "path", "--opponents", "random", "--games", "4"])
+    captured = capsys.readouterr()
+    assert "vs random" in captured.err and "4/4" in captured.err
+    cli(["--config", "board_size=3", "--agent", "path", "--opponents", "random", "--games", "4", "--no-progress"])
+    assert "4/4" not in capsys.readouterr().err

@@ -12,7 +12,7 @@ other agent in the game, draws on a tie for first, and loses otherwise (:meth:`G
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -140,7 +140,13 @@ LEARNER_NAME = "learner"
 
 
 def evaluate_against(
-    game: Game, learner: Agent, opponent: Agent, games: int, seed: int, opponent_name: str | None = None
+    game: Game,
+    learner: Agent,
+    opponent: Agent,
+    games: int,
+    seed: int,
+    opponent_name: str | None = None,
+    on_game: Callable[[], None] | None = None,
 ) -> tuple[int, int, int]:
     """``(wins, draws, losses)`` of ``learner`` in ``games`` seat-rotated seeded games against ``opponent``.
 
@@ -151,6 +157,7 @@ def evaluate_against(
         games: Number of games.
         seed: Evaluation seed; the game seeds derive from it.
         opponent_name: The opponent's name in the records (default: its ``name``).
+        on_game: Called after each game (a progress bar's update).
     """
     num_players = game.spec.num_players
     seeds = game_seeds(seed, math.ceil(games / num_players))
@@ -161,6 +168,8 @@ def evaluate_against(
         agents = [learner if player == seat else opponent for player in range(num_players)]
         names = [LEARNER_NAME if player == seat else label for player in range(num_players)]
         outcomes.append(play_game(game, agents, seeds[index // num_players], names=names).outcome(LEARNER_NAME))
+        if on_game is not None:
+            on_game()
     wins, draws = outcomes.count(1.0), outcomes.count(0.5)
     return wins, draws, games - wins - draws
 
