@@ -19,6 +19,7 @@ module imports no family: it sits at the bottom of the ladder of ``docs/design.m
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -119,6 +120,34 @@ def _unlisted(game_name: str) -> list[str]:
 
 register_agent("random", RandomAgent)
 
+
+def build_class_agent(spec: str, game_name: str, seed: SeedLike) -> Agent:
+    """The agent of a :data:`CLASS_PREFIX` spec; ``ValueError`` naming the spec for a malformed one, a module that
+    cannot be imported, or a name that is not an agent class."""
+    del game_name  # the class decides which games it plays
+    path, _, written = spec[len(CLASS_PREFIX) :].partition(":")
+    module_name, dot, class_name = path.strip().rpartition(".")
+    if not dot or not module_name or not class_name.isidentifier():
+        raise ValueError(
+            f"agent spec {spec!r}: write class:<module>.<Class>[:key=value...], e.g. class:my_agents.Greedy"
+        )
+    settings = parse_spec(f"{class_name}:{written}")[1] if written else {}
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name is None or not (module_name + ".").startswith(error.name + "."):
+            raise
+        raise ValueError(f"agent spec {spec!r}: no module {module_name!r} on the Python path") from None
+    agent_class = getattr(module, class_name, None)
+    if not isinstance(agent_class, type) or not callable(getattr(agent_class, "act", None)):
+        raise ValueError(f"agent spec {spec!r}: {module_name}.{class_name} is not an agent class (one with act())")
+    try:
+        return agent_class(seed, name=spec.strip(), **settings)
+    except TypeError as error:
+        raise ValueError(f"agent spec {spec!r}: {module_name}.{class_name}(seed, name=..., **{settings}) failed: "
+                         f"{error}") from error  # fmt: skip
+
+
 SB3_PREFIX = "sb3:"
 """``"sb3:<path/to/model.pt>"`` names a trained SB3 model's safe files, ``<model>.pt`` with ``<model>.json`` (the path
 may also name the ``.json``, their stem or the run's ``.zip`` beside them, which is not opened); loading them runs
@@ -128,10 +157,16 @@ RLLIB_PREFIX = "rllib:"
 """``"rllib:unsafe:<checkpoint or run folder>"`` names a module trained by ``scripts/train_rllib.py``
 (``baselines.learners.rllib.agent.RLlibAgent``; needs ray[rllib]). Ray unpickles a checkpoint to load it, so
 ``"rllib:<path>"`` without ``unsafe:`` is refused (see :data:`UNSAFE`)."""
+CLASS_PREFIX = "class:"
+"""``"class:<module>.<Class>"`` (optionally ``:key=value`` settings) names your own agent class: the module is
+imported (it must be importable where the agent is built, a worker process included: on the Python path or
+installed) and the agent is ``Class(seed, name=spec, **settings)``, as every registered agent is built (subclass
+:class:`~baselines.agent.BaseAgent`). It runs the module's code, so the arena refuses it from a browser."""
 UNSAFE = "unsafe:"
 """Written after ``sb3:`` or ``rllib:``, it loads a file that is unpickled, which runs any code its author put in it:
 only for files you trust (the spec stays an ``sb3:``/``rllib:`` spec, which the arena lets a browser choose only when
 its server allowed that exact spec)."""
+register_prefix(CLASS_PREFIX, build_class_agent)
 
 
 def model_path_of(spec: str, prefix: str) -> tuple[str, bool]:
@@ -228,7 +263,8 @@ def make_agent(spec: str, game_name: str, seed: SeedLike = None, settings: Mappi
             shipped for the game's config; ``"sb3:<path/to/model.pt>"`` for a trained SB3 model in the safe format
             (``"sb3:unsafe:<model.zip>"`` for an SB3 zip you trust: it is unpickled); or
             ``"rllib:unsafe:<checkpoint or run folder>"`` for an RLlib module of ``scripts/train_rllib.py`` (ray
-            unpickles it). The agent's name is the whole spec.
+            unpickles it); ``"class:<module>.<Class>"`` for your own agent class (:data:`CLASS_PREFIX`). The
+            agent's name is the whole spec.
         game_name: the registered name of the game.
         seed: the agent's seed (int, generator or ``None``).
         settings: more settings, overriding those written in ``spec`` (the agent's name then lists them all).

@@ -4,6 +4,7 @@
     python -m scripts.ladder --game node_conquest --fit-only          # recompute the ladder from its logs alone
     python -m scripts.ladder --game node_conquest --fit-only --publish  # into docs/results/ladder.md
     python -m scripts.ladder --game node_conquest --rate mcts:simulations=400 --label mcts-400 --games-per-pairing 40
+    python -m scripts.ladder --game node_conquest --rate class:my_agents.Greedy --label mine   # your own agent class
 
 A ladder lives in ``--out`` (default ``runs/ladder/<game>``): ``round_<k>.jsonl`` (every game; running the command
 again resumes a killed round, a larger ``--rounds`` adds games), ``ratings.csv``, ``bootstrap.csv`` and
@@ -39,7 +40,8 @@ class Args:
     fit_only: bool = False
     """Play nothing: fit the ladder from the logs in --out."""
     rate: str = ""
-    """An agent spec to rate against the fitted ladder (instead of playing the ladder)."""
+    """An agent spec to rate against the fitted ladder (instead of playing the ladder); class:<module>.<Class> for your
+    own agent class (importable from the folder you run in)."""
     label: str = ""
     """The new agent's name on the ladder with --rate (default: the spec); no '/' (it names rate_<label>.jsonl)."""
     anchors: str = ""

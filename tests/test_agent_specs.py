@@ -17,6 +17,7 @@ from baselines.games import GAMES
 from baselines.search.rhea import RHEAAgent, RHEAParams
 from baselines.search.rhea_params import PLAN_VALUES
 from baselines.search.rmcts import RinascimentoMCTSAgent, RMCTSParams
+from boardenvs.registry import make_game
 
 BAD_NUMBERS = ["nan", "inf", "-inf", "-1", "1e20", "99999999999999999999", "true", "abc"]
 """Spec text that no numeric setting of any agent allows."""
@@ -132,3 +133,29 @@ def test_good_seeds_still_work() -> None:
     assert make_agent("random", "quoridor", seed=generator).rng is generator  # type: ignore[attr-defined]
     assert make_agent("random", "quoridor", seed=np.int64(4)).name == "random"
     assert make_agent("random", "quoridor", seed=None).name == "random"
+
+
+def test_a_class_spec_builds_the_users_agent_class_with_its_settings() -> None:
+    agent = make_agent("class:baselines.agent.RandomAgent", "quoridor", seed=3)
+    assert type(agent).__name__ == "RandomAgent" and agent.name == "class:baselines.agent.RandomAgent"
+    twin = make_agent("class:baselines.agent.RandomAgent", "quoridor", seed=3)
+    game = make_game("quoridor", board_size=5)
+    state = game.initial_state(np.random.default_rng(0))
+    assert [agent.act(game, state, 0) for _ in range(5)] == [twin.act(game, state, 0) for _ in range(5)]  # seeded
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("class:RandomAgent", r"write class:<module>\.<Class>"),
+        ("class:baselines.agent.", r"write class:<module>\.<Class>"),
+        ("class:no_such_module_here.Agent", "no module 'no_such_module_here' on the Python path"),
+        ("class:baselines.agent.Missing", r"baselines\.agent\.Missing is not an agent class"),
+        ("class:baselines.agent.check_seed", r"baselines\.agent\.check_seed is not an agent class"),
+        ("class:baselines.agent.RandomAgent:depth=2", r"RandomAgent\(seed, name=\.\.\., \*\*\{'depth': 2\}\) failed"),
+        ("class:baselines.agent.RandomAgent:depth", "settings are written ':key=value'"),
+    ],
+)
+def test_a_bad_class_spec_is_refused_naming_it(spec: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        make_agent(spec, "quoridor")

@@ -161,6 +161,41 @@ def test_the_command_rates_a_new_agent_against_the_fitted_ladder(tmp_path: Path)
     assert default_anchors(load_fit(tmp_path)) == ["random", "greedy"]
 
 
+USER_AGENT = """
+from baselines import BaseAgent
+
+
+class FirstLegal(BaseAgent):
+    \"\"\"A user's own agent: the lowest legal action id, or the highest with reverse=True.\"\"\"
+
+    def __init__(self, seed=None, name=None, reverse=False):
+        super().__init__(seed, name)
+        self.reverse = reverse
+
+    def act(self, game, view, player):
+        legal = game.legal_actions(view)
+        return int(legal[-1] if self.reverse else legal[0])
+"""
+
+
+def test_a_users_own_agent_class_is_rated_in_worker_processes(tmp_path: Path, monkeypatch) -> None:
+    modules = tmp_path / "modules"
+    modules.mkdir()
+    (modules / "my_ladder_agents.py").write_text(USER_AGENT)
+    monkeypatch.syspath_prepend(str(modules))
+    monkeypatch.setenv("PYTHONPATH", str(modules))  # the spawned workers import it too
+    ladder = tmp_path / "ladder"
+    run(ladder, "--game", "node_conquest", "--agents", "greedy", "--games-per-pairing", "4", "--samples", "50")
+    spec = "class:my_ladder_agents.FirstLegal:reverse=true"
+    out = run(ladder, "--game", "node_conquest", "--rate", spec, "--label", "first-legal", "--games-per-pairing", "4",
+              "--samples", "50", "--workers", "2")  # fmt: skip
+    assert out.startswith("first-legal: ")
+    lines = (ladder / "rate_first-legal.jsonl").read_text().splitlines()
+    assert len(lines) == 1 + 2 * 4 and "first-legal" in lines[0]  # the header and 4 games per anchor
+    with pytest.raises(ValueError, match=r"agent spec 'class:my_ladder_agents.Missing': .* not an agent class"):
+        run(ladder, "--game", "node_conquest", "--rate", "class:my_ladder_agents.Missing", "--label", "m")
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

@@ -21,17 +21,21 @@ INTRO = f"""# Rating ladders
 
 Every agent the suite ships, at stated budgets, rated together on each game's benchmark config: a Bradley-Terry fit
 on the Elo scale over the pairwise results of a seat-rotated round robin, `{ANCHOR}` at 0, with 95% intervals from a
-parametric bootstrap of the fit (`baselines/ladder/`; the method and its choices are in the docstrings of
+bootstrap over the games, stratified by pair (`baselines/ladder/`; the method and its choices are in the docstrings of
 `baselines/ladder/fit.py` and `runs.py`). Round 0 plays every pair; later rounds add games only for pairs within 400
 Elo of each other, where a game says the most. 400 points are 10:1 odds.
 
     python -m scripts.ladder --game <game> --games-per-pairing 20 --rounds 3 --workers 2   # play (resumable), fit
     python -m scripts.ladder --game <game> --fit-only                                      # refit from the logs alone
     python -m scripts.ladder --game <game> --rate "mcts:simulations=400" --label mcts-400   # rate a new agent
+    python -m scripts.ladder --game <game> --rate "class:my_agents.Greedy" --label mine     # ... or your own class
     python -m scripts.ladder --game <game> --fit-only --publish                            # this page
 
 A new agent is rated against six anchors spread over the ladder (`--anchors` to choose them), their ratings held
-fixed; its interval also samples the anchors' own bootstrap replicates.
+fixed; its interval also samples the anchors' own bootstrap replicates. Your own agent class is the spec
+`class:<module>.<Class>` (settings as `:key=value`): the module must be importable from the folder you run in (or
+installed), since each worker process imports it; the class is built as `Class(seed, name=spec, **settings)`
+(subclass `baselines.BaseAgent`).
 """
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from baselines.factory import RLLIB_PREFIX, SB3_PREFIX, expand_pretrained, parse_spec
+from baselines.factory import CLASS_PREFIX, RLLIB_PREFIX, SB3_PREFIX, expand_pretrained, parse_spec
 from boardenvs.core import Game
 from boardenvs.registry import list_games, list_presets, make_game
 from boardenvs.replay import config_from_json
@@ -62,6 +62,9 @@ def check_agent_spec(spec: Any, game_name: str, allowed: tuple[str, ...]) -> str
         return spec
     if spec.startswith((SB3_PREFIX, RLLIB_PREFIX)):
         raise RequestError(403, f"seats: {spec!r} loads a file; only the specs the server was started with "
+                                f"(--allow-agent) may: {list(allowed)}")  # fmt: skip
+    if spec.startswith(CLASS_PREFIX):
+        raise RequestError(403, f"seats: {spec!r} imports code; only the specs the server was started with "
                                 f"(--allow-agent) may: {list(allowed)}")  # fmt: skip
     try:
         name, settings = parse_spec(expand_pretrained(spec))

@@ -100,6 +100,7 @@ def test_a_bad_move_is_refused_and_changes_nothing(client, change, status, messa
         ({**QUORIDOR, "seats": ["human", "mcts:simulations=-3"]}, 400, "seat 1"),
         ({**QUORIDOR, "seats": ["human", 5]}, 400, "'human' or an agent spec"),
         ({**QUORIDOR, "seats": ["human", "sb3:/tmp/model.zip"]}, 403, "loads a file"),
+        ({**QUORIDOR, "seats": ["human", "class:os.system"]}, 403, "imports code"),
         ({**QUORIDOR, "seats": ["human", "alphazero:checkpoint=/tmp/x.pt"]}, 403, "names a file"),
         ({**QUORIDOR, "seats": ["human", "tabular_q:table=../t.npz"]}, 403, "names a file"),
         ({**QUORIDOR, "seats": ["human", "sb3:named/by/owner.zip"]}, 400, "seat 1"),
