@@ -59,8 +59,10 @@ def test_mcts_flag_times_our_search_and_openspiels_side_by_side(tmp_path, capsys
     assert "simulations/s" in printed and "vs OpenSpiel" in printed
     saved = json.loads(out.read_text())
     assert saved["mcts"][0]["simulations"] == 20
-    if len(names) == 3:  # open_spiel installed: its MCTSBot is the reference of the ratios
-        assert names[2].startswith("OpenSpiel") and "1.00x" in printed.splitlines()[-1]
+    if len(names) > 2:  # open_spiel installed: its Python and C++ MCTSBot are the references of the ratios
+        assert names[2:] == ["OpenSpiel MCTSBot (Python, C++ game)", "OpenSpiel C++ MCTSBot"]
+        lines = printed.splitlines()
+        assert "vs C++" in printed and lines[-1].endswith("1.00x") and "1.00x" in lines[-2]
 
 
 def test_report_mcts_without_openspiel_says_so() -> None:

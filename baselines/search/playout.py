@@ -29,11 +29,13 @@ class UniformStream:
         self.rng = rng
         self.block = block
         self.values: list[float] = []
+        self.array = np.empty(0)  # the same block as a float64 array (for compiled loops)
         self.index = 0
 
     def refill(self) -> list[float]:
         """A new block of numbers (``index`` back to 0)."""
-        self.values = self.rng.random(self.block).tolist()
+        self.array = self.rng.random(self.block)
+        self.values = self.array.tolist()
         self.index = 0
         return self.values
 

@@ -61,29 +61,55 @@ def openspiel_mcts_search(config: dict[str, Any], simulations: int, uct_c: float
     return time.perf_counter() - start
 
 
+def openspiel_cpp_mcts_search(config: dict[str, Any], simulations: int, uct_c: float, seed: int) -> float | None:
+    """Seconds of one search of OpenSpiel's C++ ``pyspiel.MCTSBot`` (C++ random rollouts, one per leaf), if
+    installed: the compiled peer of issue 35."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    params = {"board_size": config.get("board_size", 9), "players": config.get("num_players", 2)}
+    if params["players"] != 2:
+        return None
+    game = pyspiel.load_game("quoridor", params)
+    evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
+    bot = pyspiel.MCTSBot(game, evaluator, uct_c, simulations, 1000, False, seed, False)
+    state = game.new_initial_state()
+    start = time.perf_counter()
+    bot.step(state)
+    return time.perf_counter() - start
+
+
 def bench_mcts(config: dict[str, Any], simulations: int, repeats: int, uct_c: float, seed: int) -> list[SearchSpeed]:
-    """Interleaved timed searches: ours (fast playouts), ours (generic playouts), OpenSpiel (if installed)."""
+    """Interleaved timed searches: ours (fast playouts), ours (generic playouts), OpenSpiel's Python ``MCTSBot`` and
+    its C++ ``MCTSBot`` (if installed)."""
     from tqdm import tqdm
 
     ours = SearchSpeed("MCTSAgent (fast Quoridor playouts)", simulations)
     generic = SearchSpeed("MCTSAgent (generic legal_actions+apply)", simulations)
     openspiel = SearchSpeed("OpenSpiel MCTSBot (Python, C++ game)", simulations)
+    compiled = SearchSpeed("OpenSpiel C++ MCTSBot", simulations)
     for repeat in tqdm(range(repeats), desc="MCTS searches", unit="round"):
         ours.seconds.append(our_mcts_search(config, simulations, uct_c, seed + repeat, fast=True))
         generic.seconds.append(our_mcts_search(config, simulations, uct_c, seed + repeat, fast=False))
         elapsed = openspiel_mcts_search(config, simulations, uct_c, seed + repeat)
         if elapsed is not None:
             openspiel.seconds.append(elapsed)
-    return [ours, generic] + ([openspiel] if openspiel.seconds else [])
+        elapsed = openspiel_cpp_mcts_search(config, simulations, uct_c, seed + repeat)
+        if elapsed is not None:
+            compiled.seconds.append(elapsed)
+    return [ours, generic] + [peer for peer in (openspiel, compiled) if peer.seconds]
 
 
 def report_mcts(results: list[SearchSpeed]) -> str:
-    """One line per implementation with its ratio to OpenSpiel's rate (when measured)."""
-    reference = next((r for r in results if r.name.startswith("OpenSpiel")), None)
-    lines = [f"{'MCTS, random rollouts':42s} {'simulations/s':>14s} {'vs OpenSpiel':>13s}"]
+    """One line per implementation with its ratios to OpenSpiel's Python and C++ ``MCTSBot`` (when measured)."""
+    reference = next((r for r in results if r.name.startswith("OpenSpiel MCTSBot")), None)
+    compiled = next((r for r in results if r.name.startswith("OpenSpiel C++")), None)
+    lines = [f"{'MCTS, random rollouts':42s} {'simulations/s':>14s} {'vs OpenSpiel':>13s} {'vs C++':>9s}"]
     for r in results:
         ratio = f"{r.per_second / reference.per_second:12.2f}x" if reference else f"{'n/a':>13s}"
-        lines.append(f"{r.name:42s} {r.per_second:14,.0f} {ratio}")
+        ratio_cpp = f"{r.per_second / compiled.per_second:8.2f}x" if compiled else f"{'n/a':>9s}"
+        lines.append(f"{r.name:42s} {r.per_second:14,.0f} {ratio} {ratio_cpp}")
     if reference is None:
         lines.append("open_spiel is not installed (or the config is not 2-player): no reference measured")
     return "\n".join(lines)
