@@ -53,14 +53,15 @@ def test_mcts_flag_times_our_search_and_openspiels_side_by_side(tmp_path, capsys
     results = main(args)
     assert list(results) == ["mcts"]  # with --mcts the forward models run only for games named explicitly
     names = [r.name for r in results["mcts"]]
-    assert names[:2] == ["MCTSAgent (fast Quoridor playouts)", "MCTSAgent (generic legal_actions+apply)"]
+    assert names[:3] == ["MCTSAgent (fast Quoridor playouts)", "MCTSAgent (Python Quoridor playouts)",
+                         "MCTSAgent (generic legal_actions+apply)"]  # fmt: skip
     assert all(r.simulations == 20 and len(r.seconds) == 1 and r.per_second > 0 for r in results["mcts"])
     printed = capsys.readouterr().out
     assert "simulations/s" in printed and "vs OpenSpiel" in printed
     saved = json.loads(out.read_text())
     assert saved["mcts"][0]["simulations"] == 20
-    if len(names) > 2:  # open_spiel installed: its Python and C++ MCTSBot are the references of the ratios
-        assert names[2:] == ["OpenSpiel MCTSBot (Python, C++ game)", "OpenSpiel C++ MCTSBot"]
+    if len(names) > 3:  # open_spiel installed: its Python and C++ MCTSBot are the references of the ratios
+        assert names[3:] == ["OpenSpiel MCTSBot (Python, C++ game)", "OpenSpiel C++ MCTSBot"]
         lines = printed.splitlines()
         assert "vs C++" in printed and lines[-1].endswith("1.00x") and "1.00x" in lines[-2]
 

@@ -81,16 +81,21 @@ def openspiel_cpp_mcts_search(config: dict[str, Any], simulations: int, uct_c: f
 
 
 def bench_mcts(config: dict[str, Any], simulations: int, repeats: int, uct_c: float, seed: int) -> list[SearchSpeed]:
-    """Interleaved timed searches: ours (fast playouts), ours (generic playouts), OpenSpiel's Python ``MCTSBot`` and
-    its C++ ``MCTSBot`` (if installed)."""
+    """Interleaved timed searches: ours (fast playouts: compiled where Numba is installed; the Python one; the
+    generic ``legal_actions`` + ``apply``), OpenSpiel's Python ``MCTSBot`` and its C++ ``MCTSBot`` (if installed)."""
     from tqdm import tqdm
 
+    from baselines.games.quoridor.compiled import python_only
+
     ours = SearchSpeed("MCTSAgent (fast Quoridor playouts)", simulations)
+    python = SearchSpeed("MCTSAgent (Python Quoridor playouts)", simulations)
     generic = SearchSpeed("MCTSAgent (generic legal_actions+apply)", simulations)
     openspiel = SearchSpeed("OpenSpiel MCTSBot (Python, C++ game)", simulations)
     compiled = SearchSpeed("OpenSpiel C++ MCTSBot", simulations)
     for repeat in tqdm(range(repeats), desc="MCTS searches", unit="round"):
         ours.seconds.append(our_mcts_search(config, simulations, uct_c, seed + repeat, fast=True))
+        with python_only():
+            python.seconds.append(our_mcts_search(config, simulations, uct_c, seed + repeat, fast=True))
         generic.seconds.append(our_mcts_search(config, simulations, uct_c, seed + repeat, fast=False))
         elapsed = openspiel_mcts_search(config, simulations, uct_c, seed + repeat)
         if elapsed is not None:
@@ -98,7 +103,7 @@ def bench_mcts(config: dict[str, Any], simulations: int, repeats: int, uct_c: fl
         elapsed = openspiel_cpp_mcts_search(config, simulations, uct_c, seed + repeat)
         if elapsed is not None:
             compiled.seconds.append(elapsed)
-    return [ours, generic] + [peer for peer in (openspiel, compiled) if peer.seconds]
+    return [ours, python, generic] + [peer for peer in (openspiel, compiled) if peer.seconds]
 
 
 def report_mcts(results: list[SearchSpeed]) -> str:

@@ -22,8 +22,10 @@ an install compiles (a few seconds); later ones load it.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -98,6 +100,23 @@ def board_arrays(tables: Tables, board: Any) -> tuple[np.ndarray, np.ndarray]:
     return found
 
 
+@contextlib.contextmanager
+def python_only() -> Iterator[None]:
+    """Within the block, :func:`compiled_playout` returns ``None`` (the search plays the Python playout): for
+    measuring one against the other in one process."""
+    before = os.environ.get(DISABLE_VARIABLE)
+    os.environ[DISABLE_VARIABLE] = "1"
+    _kernels.cache_clear()
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[DISABLE_VARIABLE]
+        else:
+            os.environ[DISABLE_VARIABLE] = before
+        _kernels.cache_clear()
+
+
 def compiled_playout(game: Game, state: QuoridorState, stream: UniformStream, plies: int) -> QuoridorState | None:
     """:func:`~.search.quoridor_playout` compiled (same arguments, same result, same numbers taken from
     ``stream``); ``None`` where Numba is not available."""
@@ -150,4 +169,4 @@ def compiled_legal_moves(game: Game, state: QuoridorState) -> int | None:
     return sum(1 << int(bit) for bit in np.flatnonzero(legal))
 
 
-__all__ = ["DISABLE_VARIABLE", "compiled_legal_moves", "compiled_playout", "geometry"]
+__all__ = ["DISABLE_VARIABLE", "compiled_legal_moves", "compiled_playout", "geometry", "python_only"]
