@@ -52,34 +52,28 @@ class Walls:
 
     def add(self, bit: int) -> Walls:
         """A new ``Walls`` with wall ``bit`` added (the caller checked it is legal)."""
-        return self.with_walls((bit,))
+        t = self.tables
+        north, south, west, east = t.blocks[bit]
+        on, os, ow, oe = self.open
+        opened = (on & ~north, os & ~south, ow & ~west, oe & ~east)
+        return Walls(t, self.placed | (1 << bit), opened, self.free & ~t.conflicts[bit], self._merge(t.points[bit]))
 
     def with_walls(self, bits: Sequence[int]) -> Walls:
-        """A new ``Walls`` with the walls ``bits`` added in this order (the caller checked each was legal in
-        turn): the same value as adding them one by one, each wall's points joining every group it touches, with
-        the closers of the groups computed once at the end."""
-        t = self.tables
-        north, south, west, east = self.open
-        placed, free = self.placed, self.free
-        groups = [points for points, _ in self.components]
+        """A new ``Walls`` with the walls ``bits`` added in this order (the caller checked each was legal in turn)."""
+        board = self
         for bit in bits:
-            block_north, block_south, block_west, block_east = t.blocks[bit]
-            north, south, west, east = (
-                north & ~block_north,
-                south & ~block_south,
-                west & ~block_west,
-                east & ~block_east,
-            )
-            placed, free = placed | (1 << bit), free & ~t.conflicts[bit]
-            points = t.points[bit]
-            merged, kept = points, []
-            for group in groups:
-                if group & points:
-                    merged |= group
-                else:
-                    kept.append(group)
-            groups = [merged, *kept]
-        return Walls(t, placed, (north, south, west, east), free, tuple((g, t.closers(g)) for g in groups))
+            board = board.add(bit)
+        return board
+
+    def _merge(self, points: int) -> tuple:
+        """Components after adding a wall's points: every group it touches joins it."""
+        merged, kept = points, []
+        for component in self.components:
+            if component[0] & points:
+                merged |= component[0]
+            else:
+                kept.append(component)
+        return ((merged, self.tables.closers(merged)), *kept)
 
     # -- pickling (the tables are rebuilt from the cache, the memos are dropped) -----------------
     def __getstate__(self) -> dict[str, Any]:
