@@ -395,7 +395,7 @@ def test_train_sb3_resume_and_another_out_names_both_folders(tmp_path, capsys, m
 def test_an_error_in_main_is_one_line_naming_its_option_and_debug_shows_the_traceback(capsys, monkeypatch) -> None:
     module = script("evaluate")
 
-    def failing(args: Any) -> Any:
+    def failing(args: Any, *more: Any) -> Any:
         raise ValueError("games must be >= 1, got 0")
 
     monkeypatch.setattr(module, "main", failing)
