@@ -42,17 +42,24 @@ def our_mcts_search(config: dict[str, Any], simulations: int, uct_c: float, seed
     return elapsed
 
 
-def openspiel_mcts_search(config: dict[str, Any], simulations: int, uct_c: float, seed: int) -> float | None:
-    """Seconds of one OpenSpiel ``MCTSBot`` search (``RandomRolloutEvaluator(n_rollouts=1)``), if installed."""
+def openspiel_quoridor(config: dict[str, Any]) -> Any:
+    """OpenSpiel's Quoridor for ``config`` (2 players only: its MCTS aborts on 4), or ``None`` where OpenSpiel is
+    not installed or the config has 4 players."""
     try:
         import pyspiel
-        from open_spiel.python.algorithms import mcts
     except ImportError:
         return None
     params = {"board_size": config.get("board_size", 9), "players": config.get("num_players", 2)}
-    if params["players"] != 2:
+    return pyspiel.load_game("quoridor", params) if params["players"] == 2 else None
+
+
+def openspiel_mcts_search(config: dict[str, Any], simulations: int, uct_c: float, seed: int) -> float | None:
+    """Seconds of one OpenSpiel ``MCTSBot`` search (``RandomRolloutEvaluator(n_rollouts=1)``), if installed."""
+    game = openspiel_quoridor(config)
+    if game is None:
         return None
-    game = pyspiel.load_game("quoridor", params)
+    from open_spiel.python.algorithms import mcts
+
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(seed))
     bot = mcts.MCTSBot(game, uct_c, simulations, evaluator, solve=False, random_state=np.random.RandomState(seed))
     state = game.new_initial_state()
@@ -64,14 +71,11 @@ def openspiel_mcts_search(config: dict[str, Any], simulations: int, uct_c: float
 def openspiel_cpp_mcts_search(config: dict[str, Any], simulations: int, uct_c: float, seed: int) -> float | None:
     """Seconds of one search of OpenSpiel's C++ ``pyspiel.MCTSBot`` (C++ random rollouts, one per leaf), if
     installed: the compiled peer of issue 35."""
-    try:
-        import pyspiel
-    except ImportError:
+    game = openspiel_quoridor(config)
+    if game is None:
         return None
-    params = {"board_size": config.get("board_size", 9), "players": config.get("num_players", 2)}
-    if params["players"] != 2:
-        return None
-    game = pyspiel.load_game("quoridor", params)
+    import pyspiel
+
     evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
     bot = pyspiel.MCTSBot(game, evaluator, uct_c, simulations, 1000, False, seed, False)
     state = game.new_initial_state()
