@@ -19,6 +19,8 @@ from boardenvs.games.quoridor.legality import legal_moves
 from tests.quoridor.make_golden import GOLDEN_DIR
 
 pytest.importorskip("numba")
+if os.environ.get(compiled.DISABLE_VARIABLE, "") not in ("", "0"):
+    pytest.skip(f"{compiled.DISABLE_VARIABLE} is set: the Python playout only", allow_module_level=True)
 
 CONFIGS = [
     {},
@@ -106,3 +108,20 @@ def test_finished_games_and_zero_plies_come_back_unchanged() -> None:
     assert compiled.compiled_playout(game, start, stream, 0) is start and stream.index == 0
     end = compiled.compiled_playout(game, start, stream, -1)
     assert game.is_terminal(end) and compiled.compiled_playout(game, end, stream, -1) is end
+
+
+def test_an_mcts_search_with_random_rollouts_is_the_same_with_either_playout() -> None:
+    from baselines.search.mcts import MCTSAgent
+
+    game = Quoridor()
+    state = random_game(game, 5)[6]
+    searches = []
+    for only_python in (False, True):
+        agent = MCTSAgent(4, simulations=60, evaluator="rollout")
+        if only_python:
+            with compiled.python_only():
+                action = agent.act(game, state, state.current_player)
+        else:
+            action = agent.act(game, state, state.current_player)
+        searches.append((action, agent.last_search.visits, agent.last_search.value))
+    assert searches[0] == searches[1]
