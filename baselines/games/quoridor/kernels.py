@@ -13,9 +13,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+Array = np.ndarray
+
 
 @njit(cache=True, nogil=True)
-def pawn_on(pawns, square, skip):
+def pawn_on(pawns: Array, square: int, skip: int) -> bool:
     """Whether a pawn other than number ``skip`` stands on ``square``."""
     for other in range(pawns.shape[0]):  # noqa: SIM110 (a loop, not any() over a generator: Numba)
         if other != skip and pawns[other] == square:
@@ -24,7 +26,17 @@ def pawn_on(pawns, square, skip):
 
 
 @njit(cache=True, nogil=True)
-def jump_targets(step, sides, opened, pawns, cell, d, neighbour, liberal, targets):
+def jump_targets(
+    step: Array,
+    sides: Array,
+    opened: Array,
+    pawns: Array,
+    cell: int,
+    d: int,
+    neighbour: int,
+    liberal: bool,
+    targets: Array,
+) -> None:
     """The squares beyond the pawn on ``neighbour`` (direction ``d`` from ``cell``): with liberal jumps every
     square it could step to; else straight over it (not onto a third pawn), or the side-steps when a wall or the
     edge is behind it."""
@@ -44,7 +56,9 @@ def jump_targets(step, sides, opened, pawns, cell, d, neighbour, liberal, target
 
 
 @njit(cache=True, nogil=True)
-def pawn_targets(n, step, sides, opened, pawns, player, liberal, targets):
+def pawn_targets(
+    n: int, step: Array, sides: Array, opened: Array, pawns: Array, player: int, liberal: bool, targets: Array
+) -> int:
     """``targets[square]`` true for each square the pawn of ``player`` may move to; returns how many."""
     cells = n * n
     targets[:] = False
@@ -65,7 +79,7 @@ def pawn_targets(n, step, sides, opened, pawns, player, liberal, targets):
 
 
 @njit(cache=True, nogil=True)
-def reaches(n, step, opened, start, goal_row, seen, queue):
+def reaches(n: int, step: Array, opened: Array, start: int, goal_row: Array, seen: Array, queue: Array) -> bool:
     """Whether ``start`` reaches a square of ``goal_row`` through the open edges (breadth-first)."""
     cells = n * n
     for s in range(cells):
@@ -89,7 +103,18 @@ def reaches(n, step, opened, start, goal_row, seen, queue):
 
 
 @njit(cache=True, nogil=True)
-def wall_legal(n, step, blocks, goals, opened, free, pawns, wall, seen, queue):
+def wall_legal(
+    n: int,
+    step: Array,
+    blocks: Array,
+    goals: Array,
+    opened: Array,
+    free: Array,
+    pawns: Array,
+    wall: int,
+    seen: Array,
+    queue: Array,
+) -> bool:
     """Whether free slot ``wall`` leaves every pawn a path to its goal (its edges closed for the test)."""
     if not free[wall]:
         return False
@@ -108,7 +133,20 @@ def wall_legal(n, step, blocks, goals, opened, free, pawns, wall, seen, queue):
 
 
 @njit(cache=True, nogil=True)
-def legal_moves(n, step, sides, blocks, goals, opened, free, pawns, walls_left, player, liberal, legal):
+def legal_moves(
+    n: int,
+    step: Array,
+    sides: Array,
+    blocks: Array,
+    goals: Array,
+    opened: Array,
+    free: Array,
+    pawns: Array,
+    walls_left: Array,
+    player: int,
+    liberal: bool,
+    legal: Array,
+) -> None:
     """Every legal move of ``player`` as ``legal[unified bit]`` (the checks' full list)."""
     cells = n * n
     opened = opened.copy()
@@ -128,7 +166,20 @@ def legal_moves(n, step, sides, blocks, goals, opened, free, pawns, walls_left, 
 
 
 @njit(cache=True, nogil=True)
-def play(n, blocks, conflicts, goals, opened, free, pawns, walls_left, placed, counters, cap, move):
+def play(
+    n: int,
+    blocks: Array,
+    conflicts: Array,
+    goals: Array,
+    opened: Array,
+    free: Array,
+    pawns: Array,
+    walls_left: Array,
+    placed: Array,
+    counters: Array,
+    cap: int,
+    move: int,
+) -> None:
     """Play unified ``move`` for the player to move (the engine's successor, then the move cap)."""
     cells = n * n
     player = counters[0]
@@ -158,7 +209,17 @@ def play(n, blocks, conflicts, goals, opened, free, pawns, walls_left, placed, c
 
 
 @njit(cache=True, nogil=True)
-def highest_wall(n, step, blocks, goals, opened, free, pawns, seen, queue):
+def highest_wall(
+    n: int,
+    step: Array,
+    blocks: Array,
+    goals: Array,
+    opened: Array,
+    free: Array,
+    pawns: Array,
+    seen: Array,
+    queue: Array,
+) -> int:
     """The highest legal wall slot (-1 if none): the top of the random draw while walls can be placed."""
     for wall in range(free.shape[0] - 1, -1, -1):
         if wall_legal(n, step, blocks, goals, opened, free, pawns, wall, seen, queue):
@@ -167,7 +228,7 @@ def highest_wall(n, step, blocks, goals, opened, free, pawns, seen, queue):
 
 
 @njit(cache=True, nogil=True)
-def nth_target(targets, pick):
+def nth_target(targets: Array, pick: int) -> int:
     """The ``pick``-th legal square in increasing order."""
     for s in range(targets.shape[0]):
         if targets[s]:
@@ -178,7 +239,21 @@ def nth_target(targets, pick):
 
 
 @njit(cache=True, nogil=True)
-def drawn_move_legal(n, step, blocks, goals, opened, free, pawns, targets, count, highest, move, seen, queue):
+def drawn_move_legal(
+    n: int,
+    step: Array,
+    blocks: Array,
+    goals: Array,
+    opened: Array,
+    free: Array,
+    pawns: Array,
+    targets: Array,
+    count: int,
+    highest: int,
+    move: int,
+    seen: Array,
+    queue: Array,
+) -> bool:
     """Whether the drawn unified ``move`` (below the draw's top) is legal."""
     cells = n * n
     if move < cells:
@@ -190,9 +265,23 @@ def drawn_move_legal(n, step, blocks, goals, opened, free, pawns, targets, count
 
 @njit(cache=True, nogil=True)
 def run(
-    n, step, sides, blocks, conflicts, goals, opened, free, pawns, walls_left, placed, counters, cap, liberal, values,
-    index,
-):  # fmt: skip
+    n: int,
+    step: Array,
+    sides: Array,
+    blocks: Array,
+    conflicts: Array,
+    goals: Array,
+    opened: Array,
+    free: Array,
+    pawns: Array,
+    walls_left: Array,
+    placed: Array,
+    counters: Array,
+    cap: int,
+    liberal: bool,
+    values: Array,
+    index: int,
+) -> tuple[int, int]:
     """Random legal moves until the game ends or ``counters[2]`` plies were played; ``(status, index)``."""
     cells = n * n
     end = values.shape[0]
