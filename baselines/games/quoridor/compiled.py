@@ -33,7 +33,7 @@ import numpy as np
 from baselines.search.playout import UniformStream
 from boardenvs.core import TERMINAL, Game
 from boardenvs.games.quoridor.state import QuoridorState
-from boardenvs.games.quoridor.tables import DIRECTIONS, SIDES, Tables
+from boardenvs.games.quoridor.tables import DIRECTIONS, SIDES, Tables, bits_of
 
 NEED_NUMBERS = 1
 """Status of :func:`_run`: the block of random numbers ran out before a draw (refill and call again)."""
@@ -61,27 +61,23 @@ class _Geometry:
 
     def __init__(self, tables: Tables) -> None:
         slots = 2 * tables.wall_span
-        self.n, self.cells, self.pass_bit = tables.n, tables.cells, tables.pass_bit
+        self.n = tables.n
         self.step = np.array(tables.step, dtype=np.int64)
         self.sides = np.array([SIDES[d] for d in DIRECTIONS], dtype=np.int64)
         self.blocks = np.full((slots, 4, 2), -1, dtype=np.int64)
         self.conflicts = np.full((slots, 6), -1, dtype=np.int64)
         for wall, closed in tables.blocks.items():
-            edges = [(d, square) for d, mask in enumerate(closed) for square in _bits(mask)]
+            edges = [(d, square) for d, mask in enumerate(closed) for square in bits_of(mask)]
             self.blocks[wall, : len(edges)] = edges
-            ruled_out = _bits(tables.conflicts[wall])
+            ruled_out = bits_of(tables.conflicts[wall])
             self.conflicts[wall, : len(ruled_out)] = ruled_out
-        self.goals = np.array([[(goal >> s) & 1 for s in range(tables.cells)] for goal in tables.goals], dtype=np.bool_)
+        self.goals = np.stack([_bit_array(goal, tables.cells) for goal in tables.goals])
 
 
 def _bit_array(mask: int, size: int) -> np.ndarray:
     """``bool[size]``: bit ``i`` of ``mask`` at index ``i``."""
     raw = np.frombuffer(mask.to_bytes((size + 7) // 8, "little"), dtype=np.uint8)
     return np.unpackbits(raw, bitorder="little")[:size].astype(np.bool_)
-
-
-def _bits(mask: int) -> list[int]:
-    return [index for index in range(mask.bit_length()) if (mask >> index) & 1]
 
 
 @functools.cache
@@ -133,13 +129,10 @@ def compiled_playout(game: Game, state: QuoridorState, stream: UniformStream, pl
     placed = np.empty(int(walls_left.sum()), dtype=np.int64)
     # counters: player, ply, plies left, placed walls, winner, truncated
     counters = np.array([state.current_player, state.ply, plies, 0, state.winner, 0], dtype=np.int64)
-    if stream.index == len(stream.values):
-        stream.refill()
-    while True:
-        values = stream.array
+    while True:  # the kernel stops before a draw when the block of numbers is used up
         status, index = kernels.run(
             shape.n, shape.step, shape.sides, shape.blocks, shape.conflicts, shape.goals, opened, free, pawns,
-            walls_left, placed, counters, game.spec.max_game_length, game.liberal, values, stream.index,
+            walls_left, placed, counters, game.spec.max_game_length, game.liberal, stream.array, stream.index,
         )  # fmt: skip
         stream.index = index
         if status == FINISHED:
