@@ -24,6 +24,7 @@ from baselines.learners.alphazero import (
     play_selfplay_game,
     save_checkpoint,
 )
+from baselines.learners.alphazero.evaluator import relative_values, seat_values
 from baselines.learners.alphazero.network import masked_log_softmax
 from baselines.learners.alphazero.selfplay import Example, has_scores, play_demonstration_game, score_margins
 from baselines.learners.alphazero.trainer import losses_of, train_network
@@ -353,3 +354,13 @@ def test_a_batch_of_planes_is_valued_in_channels_last_order_with_the_values_of_t
     ):
         assert np.allclose(values, value_row.numpy(), atol=1e-5)
         assert np.allclose(priors, expected_priors.numpy(), atol=1e-5)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_seat_values_roll_the_observers_row_and_relative_values_undo_it(players: int) -> None:
+    row = np.arange(players, dtype=np.float64) + 0.5
+    for observer in range(players):
+        seats = seat_values(row, observer)
+        assert seats.tolist() == np.roll(row, observer).tolist()
+        assert relative_values(seats, observer).tolist() == row.tolist()
+        assert seats.dtype == row.dtype and seats is not row

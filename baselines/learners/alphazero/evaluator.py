@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -62,10 +63,19 @@ def network_input(observations: np.ndarray, device: torch.device) -> torch.Tenso
 
 
 def seat_values(relative: np.ndarray, observer: int) -> np.ndarray:
-    """Values in the observer's seat order (entry ``k`` = seat ``observer + k``) indexed by seat id."""
-    return np.roll(relative, observer)
+    """Values in the observer's seat order (entry ``k`` = seat ``observer + k``) indexed by seat id: ``np.roll(relative,
+    observer)`` of a row, by one gather (``np.roll`` costs about ten times more, once per leaf)."""
+    return relative[_rolled(len(relative), observer)]
 
 
 def relative_values(values: np.ndarray, observer: int) -> np.ndarray:
     """Values indexed by seat id in the observer's seat order (the inverse of :func:`seat_values`)."""
-    return np.roll(values, -observer)
+    return values[_rolled(len(values), -observer)]
+
+
+@cache
+def _rolled(size: int, shift: int) -> np.ndarray:
+    """The indices that read a row of ``size`` as ``np.roll(row, shift)``: entry ``i`` comes from ``i - shift``."""
+    indices = (np.arange(size) - shift) % size
+    indices.setflags(write=False)
+    return indices
