@@ -4,7 +4,6 @@ in MCTSAgent (``selection="gumbel"``) on positions with a known best move."""
 from __future__ import annotations
 
 import math
-import random
 
 import numpy as np
 import pytest
@@ -164,22 +163,3 @@ def test_root_scores_of_the_considered_actions_alone_equal_those_over_every_lega
 def test_gumbel_settings_that_mean_nothing_are_refused_by_name(settings, message) -> None:
     with pytest.raises(ValueError, match=message):
         MCTSAgent(0, **{"selection": "gumbel", "simulations": 8, **settings})
-
-
-def test_the_interior_index_is_the_choice_of_the_improved_policy_on_random_nodes() -> None:
-    """``interior_index`` (the selection below the root, in fewer passes) picks exactly the action that
-    ``interior_choice(improved_policy(...))`` picks: uniform and peaked priors, a prior of 0, ties of values,
-    signed zeros, unvisited nodes and nodes whose values are all equal."""
-    rng = random.Random(7)
-    for _ in range(20_000):
-        size = rng.randint(1, 40)
-        raw = [1.0] * size if rng.random() < 0.2 else [rng.random() ** 3 for _ in range(size)]
-        if rng.random() < 0.2:
-            raw[rng.randrange(size)] = 0.0
-        priors = [r / (sum(raw) or 1.0) for r in raw]
-        visits = [rng.choice([0, 0, 0, 1, 2, 5]) for _ in range(size)]
-        values = [rng.choice([-1.0, 0.0, -0.0, 1.0, rng.uniform(-1, 1)]) if n else 0.0 for n in visits]
-        node_value = rng.choice([0.0, -0.0, rng.uniform(-1, 1)])
-        composed = gumbel.interior_choice(gumbel.improved_policy(priors, visits, values, node_value, 50.0, 0.1), visits)
-        fused = gumbel.interior_index(priors, gumbel.logits_of(priors), visits, values, node_value, 50.0, 0.1)
-        assert fused == composed, (priors, visits, values, node_value)

@@ -107,47 +107,6 @@ def softmax(scores: Sequence[float]) -> list[float]:
     return [weight / total for weight in weights]
 
 
-def interior_index(
-    priors: Sequence[float],
-    logits: Sequence[float],
-    visits: Sequence[int],
-    values: Sequence[float],
-    node_value: float,
-    c_visit: float,
-    c_scale: float,
-) -> int:
-    """``interior_choice(improved_policy(priors, visits, values, node_value, c_visit, c_scale), visits)`` given
-    ``logits = logits_of(priors)``, in fewer passes: the same arithmetic in the same order, so the same index.
-
-    It is the selection below the root, run once per interior node of every simulation: the composition above
-    spends most of its time in calls and in the logarithms, which a node can keep (``logits``)."""
-    total = sum(visits)
-    weight = sum([p for p, n in zip(priors, visits) if n > 0])
-    if total > 0 and weight > 0:
-        mean = sum([p * q for p, n, q in zip(priors, visits, values) if n > 0]) / weight
-        mixed = (node_value + total * mean) / (1 + total)
-    else:
-        mixed = node_value
-    completed = [q if n > 0 else mixed for n, q in zip(visits, values)]
-    low, high = min(completed), max(completed)
-    span = high - low
-    if span < EPSILON:
-        scores = [logit + 0.0 for logit in logits]
-    else:
-        factor = (c_visit + max(visits)) * c_scale
-        scores = [logit + factor * (q - low) / span for logit, q in zip(logits, completed)]
-    top = max(scores)
-    weights = [math.exp(score - top) for score in scores]
-    norm = sum(weights)
-    scale = 1.0 + total
-    best, best_score = 0, -math.inf
-    for index, (w, n) in enumerate(zip(weights, visits)):
-        score = w / norm - n / scale
-        if score > best_score:
-            best, best_score = index, score
-    return best
-
-
 def interior_choice(policy: Sequence[float], visits: Sequence[int]) -> int:
     """The index of ``argmax_a policy(a) - n(a) / (1 + sum n)`` (the first one on a tie)."""
     scale = 1.0 + sum(visits)

@@ -88,42 +88,13 @@ class SelectionRules(TreeUpdates):
         return best, best_action
 
     def _select_gumbel(self, game: Game, node: Node, d: int, state: Any) -> tuple[Node, int]:
-        """Below the root: the action that most lacks visits compared with the improved policy
-        (``gumbel.interior_index``, with the node's statistics gathered as :meth:`_action_statistics` does)."""
+        """Below the root: the action that most lacks visits compared with the improved policy."""
         actions = self._legal(game, node, d, state)
         to_move = state.current_player
-        prior_of = node.priors if node.priors is not None else self._priors(node, actions)
-        logit_of = self._logits(node, prior_of)
-        uniform = 1.0 / len(actions)
-        base, children = to_move * game.spec.num_actions, node.children
-        priors, logits, visits, values = [], [], [], []
-        for action in actions:
-            prior = prior_of.get(action)
-            if prior is None:  # legal in this determinization only
-                prior, logit = uniform, math.log(max(uniform, gumbel.MIN_PRIOR))
-            else:
-                logit = logit_of[action]
-            priors.append(prior)
-            logits.append(logit)
-            child = children.get(base + action)
-            if child is None or child.visits == 0:
-                visits.append(0)
-                values.append(0.0)
-            else:
-                visits.append(child.visits)
-                values.append(child.total / child.visits)
-        index = gumbel.interior_index(
-            priors, logits, visits, values, evaluated_value(node, to_move), self.gumbel_c_visit, self.gumbel_c_scale
-        )
-        return self._child(game, node, state, actions[index]), actions[index]
-
-    @staticmethod
-    def _logits(node: Node, prior_of: dict[int, float]) -> dict[int, float]:
-        """``action -> log prior`` of the node's priors ``prior_of`` (``gumbel.logits_of``), kept on the node."""
-        kept = node.logits
-        if kept is None or kept[0] is not prior_of:
-            kept = node.logits = (prior_of, dict(zip(prior_of, gumbel.logits_of(prior_of.values()))))
-        return kept[1]
+        priors, visits, values = self._action_statistics(game, node, actions, to_move)
+        policy = self._improved_policy(priors, visits, values, evaluated_value(node, to_move))
+        action = actions[gumbel.interior_choice(policy, visits)]
+        return self._child(game, node, state, action), action
 
     def _improved_policy(
         self, priors: list[float], visits: list[int], values: list[float], node_value: float

@@ -30,22 +30,9 @@ class Node:
         raw_values: the evaluator's value per player from that evaluation (Gumbel's completed Q reads the
             value of the player to move from it).
         priors: action -> prior renormalised over the legal actions (PUCT, Gumbel; ``None`` until needed).
-        logits: ``(priors, action -> log prior)``: Gumbel's logits of those ``priors`` (kept with the dict they
-            were taken from, so new priors, such as root noise, are never read with old logits).
     """
 
-    __slots__ = (
-        "mover",
-        "visits",
-        "total",
-        "children",
-        "states",
-        "legal",
-        "raw_priors",
-        "raw_values",
-        "priors",
-        "logits",
-    )
+    __slots__ = ("mover", "visits", "total", "children", "states", "legal", "raw_priors", "raw_values", "priors")
 
     def __init__(self, mover: int, determinizations: int) -> None:
         self.mover = mover
@@ -57,7 +44,6 @@ class Node:
         self.raw_priors: np.ndarray | None = None
         self.raw_values: np.ndarray | None = None
         self.priors: dict[int, float] | None = None
-        self.logits: tuple[dict[int, float], dict[int, float]] | None = None
 
     def value(self) -> float:
         """Mean backed-up value for ``mover`` (0 before any visit)."""
