@@ -10,7 +10,9 @@ A ladder lives in ``--out`` (default ``runs/ladder/<game>``): ``round_<k>.jsonl`
 again resumes a killed round, a larger ``--rounds`` adds games), ``ratings.csv``, ``bootstrap.csv`` and
 ``ladder.png``. Ratings are on the Elo scale with ``random`` at 0, with stratified bootstrap 95% intervals
 (``baselines.ladder``). ``--rate`` plays the new agent against anchors spread over the fitted ladder (``--anchors``
-to choose them) and rates it with their ratings held fixed; its games go to ``rate_<label>.jsonl``.
+to choose them) and rates it with their ratings held fixed; its games go to ``rate_<label>.jsonl`` (its spec,
+anchors and wall time to ``rate_<label>.json``), and every later fit rates it again from that log (``rated.csv``, a
+table under the ladder on the published page).
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import itertools
+import json
 from pathlib import Path
 
 import numpy as np
@@ -154,6 +155,20 @@ def test_the_command_rates_a_new_agent_against_the_fitted_ladder(tmp_path: Path)
     rate = ["--rate", "random", "--label", "random-2", "--games-per-pairing", "2", "--anchors", "random"]
     out = run(tmp_path, "--game", "node_conquest", *rate, "--samples", "50")
     assert out.startswith("random-2: ") and (tmp_path / "rate_random-2.jsonl").is_file()
+    about = json.loads((tmp_path / "rate_random-2.json").read_text())
+    settings = (about["spec"], about["anchors"], about["games_per_pairing"], about["workers"])
+    assert settings == ("random", ["random"], 2, 1) and about["seconds"] >= 0
+    results = tmp_path / "results"
+    results.mkdir()
+    run(tmp_path, "--game", "node_conquest", "--agents", "greedy", "--fit-only", "--publish", "--results-dir",
+        str(results), "--samples", "50")  # fmt: skip
+    with open(tmp_path / "rated.csv", newline="") as handle:
+        (rated,) = list(csv.DictReader(handle))
+    assert (rated["agent"], rated["spec"], rated["games"]) == ("random-2", "random", "2")
+    assert out.startswith(f"random-2: {float(rated['rating']):+.0f} [")  # the log alone gives the same rating
+    page = (results / "ladder.md").read_text()
+    assert "Rated against this ladder with one command each" in page
+    assert "| random-2 | `random` | " in page and "| random: +0 [" in page  # beside the ladder's own random
     with pytest.raises(ValueError, match=r"label: 'greedy' is already on the node_conquest ladder"):
         run(tmp_path, "--game", "node_conquest", "--rate", "random", "--label", "greedy", "--games-per-pairing", "2")
     with pytest.raises(ValueError, match=r"anchors: \['nobody'\] are not on the ladder"):

@@ -1,8 +1,9 @@
 """The ladders' results page: each fitted ladder's table and picture published into ``docs/results/``.
 
 :func:`publish` copies a ladder folder's ``ratings.csv`` and ``ladder.png`` to ``docs/results/ladder_<game>.csv``
-and ``.png`` and rewrites ``docs/results/ladder.md`` from every published CSV, so the page is always the fitted
-ladders and nothing typed by hand (the game pages read the same CSVs).
+and ``.png`` (and its ``rated.csv``, the agents rated against it, to ``ladder_<game>_rated.csv``) and rewrites
+``docs/results/ladder.md`` from every published CSV, so the page is always the fitted ladders and nothing typed by
+hand (the game pages read the same CSVs).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import shutil
 from pathlib import Path
 
 from baselines.ladder.roster import ANCHOR, CONFIGS
-from baselines.ladder.runs import played_seconds
+from baselines.ladder.runs import RATED_FILE, played_seconds
 from baselines.runs import atomic_write_text
 
 MACHINE = "the project's 2-core machine, one worker, shared with other jobs"
@@ -44,6 +45,8 @@ def publish(game: str, folder: Path, results: Path) -> Path:
     folder's ``timing.csv``) and rewrite the page; return the page."""
     shutil.copyfile(folder / "ratings.csv", results / f"ladder_{game}.csv")
     shutil.copyfile(folder / "ladder.png", results / f"ladder_{game}.png")
+    if (folder / RATED_FILE).is_file():
+        shutil.copyfile(folder / RATED_FILE, results / f"ladder_{game}_rated.csv")
     hours = played_seconds(folder) / 3600
     atomic_write_text(results / f"ladder_{game}.txt", f"{hours:.2f} hours of play ({MACHINE})\n")
     return write_page(results)
@@ -57,7 +60,11 @@ def write_page(results: Path) -> Path:
         if path.is_file():
             timing = results / f"ladder_{game}.txt"
             played = timing.read_text().strip() if timing.is_file() else ""
-            sections.append(game_section(game, read_ladder(path), played))
+            rated = results / f"ladder_{game}_rated.csv"
+            section = game_section(game, read_ladder(path), played)
+            if rated.is_file():
+                section += "\n\n" + rated_section(game, read_ladder(rated), read_ladder(path))
+            sections.append(section)
     missing = [game for game in CONFIGS if not (results / f"ladder_{game}.csv").is_file()]
     if missing:
         sections.append("Not yet fitted: " + ", ".join(missing) + ".")
@@ -74,8 +81,7 @@ def ladder_table(rows: list[dict[str, str]]) -> str:
     """A ladder as a Markdown table: rank, agent, spec, rating [95% interval], games."""
     lines = ["| rank | agent | spec | rating [95% CI] | games |", "|---:|---|---|---|---:|"]
     for rank, row in enumerate(rows, 1):
-        rating = f"{float(row['rating']):+.0f} [{float(row['low']):+.0f}, {float(row['high']):+.0f}]"
-        lines.append(f"| {rank} | {row['agent']} | `{row['spec']}` | {rating} | {row['games']} |")
+        lines.append(f"| {rank} | {row['agent']} | `{row['spec']}` | {_interval(row)} | {row['games']} |")
     return "\n".join(lines)
 
 
@@ -91,4 +97,29 @@ def game_section(game: str, rows: list[dict[str, str]], played: str = "") -> str
     )
 
 
-__all__ = ["game_section", "ladder_table", "publish", "read_ladder", "write_page"]
+def rated_section(game: str, rated: list[dict[str, str]], ladder: list[dict[str, str]]) -> str:
+    """The agents rated against ``game``'s ladder with one command (``--rate``): rating, games, wall time, and the
+    ladder's own rating of the same spec where one stands on it (a check of the one-command rating)."""
+    on_ladder = {row["spec"]: row for row in ladder}
+    lines = [
+        f"Rated against this ladder with one command each (`--rate`; anchors held fixed; `ladder_{game}_rated.csv`):",
+        "",
+        "| agent | spec | rating [95% CI] | games | wall time | the same spec on the ladder |",
+        "|---|---|---|---:|---:|---|",
+    ]
+    for row in rated:
+        same = on_ladder.get(row["spec"])
+        ladder_rating = f"{same['agent']}: {_interval(same)}" if same else "-"
+        minutes = float(row["seconds"]) / 60
+        lines.append(
+            f"| {row['agent']} | `{row['spec']}` | {_interval(row)} | {row['games']} | {minutes:.1f} min, "
+            f"{row['workers']} worker(s) | {ladder_rating} |"
+        )
+    return "\n".join(lines)
+
+
+def _interval(row: dict[str, str]) -> str:
+    return f"{float(row['rating']):+.0f} [{float(row['low']):+.0f}, {float(row['high']):+.0f}]"
+
+
+__all__ = ["game_section", "rated_section", "ladder_table", "publish", "read_ladder", "write_page"]

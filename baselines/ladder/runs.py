@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import itertools
+import json
 import time
 from dataclasses import dataclass
 from functools import partial
@@ -44,6 +45,7 @@ from boardenvs.core import Game
 from boardenvs.registry import make_game
 
 RATINGS_FILE = "ratings.csv"
+RATED_FILE = "rated.csv"
 BOOTSTRAP_FILE = "bootstrap.csv"
 PICTURE_FILE = "ladder.png"
 TIMING_FILE = "timing.csv"
@@ -146,13 +148,17 @@ def _round_records(path: Path) -> list[GameRecord]:
 
 
 def fit_folder(roster: Roster, folder: Path, samples: int = BOOTSTRAP_SAMPLES, seed: int = 0) -> LadderFit:
-    """Fit the ladder from its logs alone, write ``ratings.csv``, ``bootstrap.csv`` and ``ladder.png``."""
+    """Fit the ladder from its logs alone, write ``ratings.csv``, ``bootstrap.csv`` and ``ladder.png``, and
+    ``rated.csv`` when agents were rated against it (:func:`rated_agents`, their logs rated against the new fit)."""
     records = ladder_records(folder)
     names = [name for name in roster.names if any(name in record.agent_names for record in records)]
     fit = fit_ladder(records, names, ANCHOR, samples, seed)
     atomic_write_text(folder / RATINGS_FILE, ratings_csv(fit, roster))
     atomic_write_text(folder / BOOTSTRAP_FILE, _table(list(fit.names), fit.replicates.tolist()))
     plot_ladder(fit, folder / PICTURE_FILE, f"{roster.game} ({', '.join(roster.config) or 'default config'})")
+    rated = rated_agents(folder)
+    if rated:
+        atomic_write_text(folder / RATED_FILE, rated_csv(rated))
     return fit
 
 
@@ -196,7 +202,9 @@ def default_anchors(fit: LadderFit, count: int = ANCHORS) -> list[str]:
 def rate_agent(
     roster: Roster, folder: Path, spec: str, label: str, settings: PlaySettings, anchors: list[str] | None = None
 ) -> NewRating:
-    """Play agent ``spec`` (named ``label``) against anchors of the fitted ladder in ``folder``; its rating."""
+    """Play agent ``spec`` (named ``label``) against anchors of the fitted ladder in ``folder``; its rating. The games
+    go to ``rate_<label>.jsonl`` and what was rated, how and how long to ``rate_<label>.json`` (:func:`rated_agents`
+    reads both back)."""
     fit = load_fit(folder)
     if label in fit.names:
         raise ValueError(f"label: {label!r} is already on the {roster.game} ladder; name the new agent otherwise")
@@ -205,12 +213,51 @@ def rate_agent(
     if unknown:
         raise ValueError(f"anchors: {unknown} are not on the ladder; choices: {', '.join(fit.names)}")
     entry = {label: partial(make_agent, spec, roster.game)}
+    started = time.perf_counter()
     records = tournament(
         ladder_game(roster), entry, settings.games_per_pairing, seed=settings.seed, progress=settings.progress,
         field=factories(roster, chosen), workers=settings.workers, log_path=folder / f"rate_{label}.jsonl",
         backend=settings.backend, ray_address=settings.ray_address,
     ).records  # fmt: skip
+    about = {"label": label, "spec": spec, "anchors": chosen, "games_per_pairing": settings.games_per_pairing,
+             "workers": settings.workers, "seconds": round(time.perf_counter() - started, 1)}  # fmt: skip
+    atomic_write_text(folder / f"rate_{label}.json", json.dumps(about, indent=1) + "\n")
     return rate_against(label, records, fit)
+
+
+@dataclass(frozen=True)
+class RatedAgent:
+    """An agent rated against a ladder (:func:`rate_agent`), refitted from its log against the ladder as it is now."""
+
+    spec: str
+    rating: NewRating
+    seconds: float
+    workers: int
+
+
+def rated_agents(folder: Path) -> list[RatedAgent]:
+    """Every agent rated against the fitted ladder in ``folder``, best first: each ``rate_<label>.jsonl`` log rated
+    again (:func:`~baselines.ladder.fit.rate_against`) against the ladder's current fit, with the spec and wall time
+    of its ``rate_<label>.json``; a log without that file (or still being played) is left out."""
+    fit, rated = load_fit(folder), []
+    for about_path in sorted(folder.glob("rate_*.json")):
+        about = json.loads(about_path.read_text())
+        log = about_path.with_suffix(".jsonl")
+        if not log.is_file():
+            continue
+        rating = rate_against(about["label"], read_records(log), fit)
+        rated.append(RatedAgent(about["spec"], rating, float(about["seconds"]), int(about["workers"])))
+    return sorted(rated, key=lambda agent: -agent.rating.rating)
+
+
+def rated_csv(rated: list[RatedAgent]) -> str:
+    """The rated agents as CSV rows: label, spec, rating, interval, games, wall seconds, workers."""
+    rows = [
+        [a.rating.name, a.spec, f"{a.rating.rating:.1f}", f"{a.rating.low:.1f}", f"{a.rating.high:.1f}",
+         a.rating.games, f"{a.seconds:.1f}", a.workers]
+        for a in rated
+    ]  # fmt: skip
+    return _table(["agent", "spec", "rating", "low", "high", "games", "seconds", "workers"], rows)
 
 
 def plot_ladder(fit: LadderFit, path: Path, title: str) -> Path:
@@ -240,5 +287,5 @@ def _table(header: list[str], rows: list[list]) -> str:
 
 __all__ = [
     "PlaySettings", "default_anchors", "fit_folder", "ladder_game", "ladder_records", "load_fit", "play_ladder",
-    "plot_ladder", "rate_agent", "ratings_csv", "round_pairs",
+    "plot_ladder", "rate_agent", "rated_agents", "rated_csv", "RatedAgent", "ratings_csv", "round_pairs",
 ]  # fmt: skip
