@@ -15,7 +15,7 @@ import baselines.ladder.runs as runs_module
 from baselines.arena.match import GameRecord
 from baselines.ladder import ANCHOR, CONFIGS, fit_ladder, rate_against, roster
 from baselines.ladder.fit import win_probability
-from baselines.ladder.runs import default_anchors, ladder_game, ladder_records, load_fit, round_pairs
+from baselines.ladder.runs import default_anchors, ladder_game, ladder_records, load_fit, rated_agents, round_pairs
 from scripts import ladder as ladder_script
 from scripts._args import parse_args
 
@@ -168,6 +168,9 @@ def test_the_command_rates_a_new_agent_against_the_fitted_ladder(tmp_path: Path)
     assert out.startswith(f"random-2: {float(rated['rating']):+.0f} [")  # the log alone gives the same rating
     page = (results / "ladder.md").read_text()
     assert "Rated against this ladder with one command each" in page
+    (tmp_path / "rate_ghost.json").write_text(json.dumps({**about, "label": "ghost", "anchors": ["mcts-50"]}))
+    (tmp_path / "rate_ghost.jsonl").write_text((tmp_path / "rate_random-2.jsonl").read_text())
+    assert [agent.rating.name for agent in rated_agents(tmp_path)] == ["random-2"]  # its anchor is not on this ladder
     assert "| random-2 | `random` | " in page and "| random: +0 [" in page  # beside the ladder's own random
     with pytest.raises(ValueError, match=r"label: 'greedy' is already on the node_conquest ladder"):
         run(tmp_path, "--game", "node_conquest", "--rate", "random", "--label", "greedy", "--games-per-pairing", "2")

@@ -238,12 +238,13 @@ class RatedAgent:
 def rated_agents(folder: Path) -> list[RatedAgent]:
     """Every agent rated against the fitted ladder in ``folder``, best first: each ``rate_<label>.jsonl`` log rated
     again (:func:`~baselines.ladder.fit.rate_against`) against the ladder's current fit, with the spec and wall time
-    of its ``rate_<label>.json``; a log without that file (or still being played) is left out."""
+    of its ``rate_<label>.json``. Left out: a log without that file or still unplayed, and one whose anchors are
+    not all on the ladder as fitted now (a ladder refitted on part of its roster, ``--agents``)."""
     fit, rated = load_fit(folder), []
     for about_path in sorted(folder.glob("rate_*.json")):
         about = json.loads(about_path.read_text())
         log = about_path.with_suffix(".jsonl")
-        if not log.is_file():
+        if not log.is_file() or not set(about["anchors"]) <= set(fit.names):
             continue
         rating = rate_against(about["label"], read_records(log), fit)
         rated.append(RatedAgent(about["spec"], rating, float(about["seconds"]), int(about["workers"])))
