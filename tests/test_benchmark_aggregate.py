@@ -37,6 +37,17 @@ def test_the_interval_holds_the_value_and_narrows_with_more_runs() -> None:
     assert stratified_interval([[0.7]]) == (0.7, 0.7, 0.7)  # one run: nothing to resample
 
 
+def test_a_stratum_of_one_run_stays_in_every_replicate() -> None:
+    """A table still being filled (two workers finishing seeds in any order) has a cell with one seed beside cells
+    with more: that run is in every replicate, the others are resampled within their cells."""
+    assert stratified_interval([[0.5, 0.5], [0.5]]) == (0.5, 0.5, 0.5)
+    value, low, high = stratified_interval([[0.2, 0.4, 0.6, 0.8], [1.0]])
+    assert value == pytest.approx(iqm(np.array([0.2, 0.4, 0.6, 0.8, 1.0])))
+    assert low < value < high
+    replicate_low = iqm(np.array([0.2, 0.2, 0.2, 0.2, 1.0]))  # the lowest a replicate can be: 1.0 always in it
+    assert replicate_low <= low and high <= iqm(np.array([0.8, 0.8, 0.8, 0.8, 1.0]))
+
+
 def test_stratification_keeps_each_games_runs_within_that_game() -> None:
     easy, hard = [0.9, 0.95, 1.0, 0.92, 0.97], [0.1, 0.05, 0.12, 0.08, 0.0]
     value, low, high = stratified_interval([easy, hard])

@@ -61,15 +61,21 @@ def stratified_interval(
     resampled within itself."""
     samples = tuple(np.asarray(stratum, dtype=float) for stratum in strata if len(stratum))
     value = float(statistic(np.concatenate(samples)))
-    if sum(len(sample) for sample in samples) < 2 or all(len(sample) < 2 for sample in samples):
+    varying = tuple(sample for sample in samples if len(sample) >= 2)
+    if not varying:
         return value, value, value
+    # A stratum of one run resamples to itself: it joins every replicate unchanged (scipy resamples only samples of
+    # two or more; a table still being filled has cells with one seed beside cells with more).
+    fixed = np.concatenate([sample for sample in samples if len(sample) < 2] or [np.empty(0)])
     from scipy.stats import bootstrap
 
     def pooled(*resampled: np.ndarray, axis: int = -1) -> np.ndarray:
+        if fixed.size:
+            resampled = (*resampled, np.broadcast_to(fixed, (*resampled[0].shape[:-1], fixed.size)))
         return statistic(np.concatenate(resampled, axis=axis), axis=axis)
 
     rng = np.random.default_rng(seed)
-    result = bootstrap(samples, pooled, n_resamples=BOOTSTRAP_SAMPLES, method="percentile", vectorized=True,
+    result = bootstrap(varying, pooled, n_resamples=BOOTSTRAP_SAMPLES, method="percentile", vectorized=True,
                        paired=False, random_state=rng)  # fmt: skip
     low, high = result.confidence_interval
     return value, float(low), float(high)
