@@ -60,10 +60,10 @@ def write_page(results: Path) -> Path:
         if path.is_file():
             timing = results / f"ladder_{game}.txt"
             played = timing.read_text().strip() if timing.is_file() else ""
-            rated = results / f"ladder_{game}_rated.csv"
-            section = game_section(game, read_ladder(path), played)
+            rated, ladder = results / f"ladder_{game}_rated.csv", read_ladder(path)
+            section = game_section(game, ladder, played)
             if rated.is_file():
-                section += "\n\n" + rated_section(game, read_ladder(rated), read_ladder(path))
+                section += "\n\n" + rated_section(game, read_ladder(rated), ladder)
             sections.append(section)
     missing = [game for game in CONFIGS if not (results / f"ladder_{game}.csv").is_file()]
     if missing:

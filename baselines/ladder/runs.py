@@ -156,7 +156,7 @@ def fit_folder(roster: Roster, folder: Path, samples: int = BOOTSTRAP_SAMPLES, s
     atomic_write_text(folder / RATINGS_FILE, ratings_csv(fit, roster))
     atomic_write_text(folder / BOOTSTRAP_FILE, _table(list(fit.names), fit.replicates.tolist()))
     plot_ladder(fit, folder / PICTURE_FILE, f"{roster.game} ({', '.join(roster.config) or 'default config'})")
-    rated = rated_agents(folder)
+    rated = rated_agents(folder, fit)
     if rated:
         atomic_write_text(folder / RATED_FILE, rated_csv(rated))
     return fit
@@ -235,12 +235,13 @@ class RatedAgent:
     workers: int
 
 
-def rated_agents(folder: Path) -> list[RatedAgent]:
+def rated_agents(folder: Path, fit: LadderFit | None = None) -> list[RatedAgent]:
     """Every agent rated against the fitted ladder in ``folder``, best first: each ``rate_<label>.jsonl`` log rated
     again (:func:`~baselines.ladder.fit.rate_against`) against the ladder's current fit, with the spec and wall time
     of its ``rate_<label>.json``. Left out: a log without that file or still unplayed, and one whose anchors are
-    not all on the ladder as fitted now (a ladder refitted on part of its roster, ``--agents``)."""
-    fit, rated = load_fit(folder), []
+    not all on the ladder as fitted now (a ladder refitted on part of its roster, ``--agents``). ``fit``: that fit,
+    if the caller has it (else it is read from the folder)."""
+    fit, rated = fit or load_fit(folder), []
     for about_path in sorted(folder.glob("rate_*.json")):
         about = json.loads(about_path.read_text())
         log = about_path.with_suffix(".jsonl")
