@@ -53,10 +53,17 @@ def _start_orphan_safe_worker(
         initializer(*initargs)
 
 
-def die_with_parent(parent_pid: int) -> None:
+def die_with_parent(parent_pid: int, kernel_signal: bool = True) -> None:
     """End this process when the process ``parent_pid`` (its parent) ends: a kernel parent-death signal where
-    there is one (Linux), and a watchdog thread everywhere. Ends at once if the parent is already gone."""
-    _set_parent_death_signal()
+    there is one (Linux) and ``kernel_signal`` asks for it, and a watchdog thread everywhere. Ends at once if the
+    parent is already gone.
+
+    The kernel sends its signal when the *thread* that started this process ends, not only the process, so ask
+    for it only when that thread lives as long as the parent (the main thread, or a pool's own ``with`` block);
+    a process started from a short-lived thread (a web server's request threads) relies on the watchdog alone.
+    """
+    if kernel_signal:
+        _set_parent_death_signal()
     if os.getppid() != parent_pid:
         os._exit(1)
     watchdog = threading.Thread(target=_watch_parent, args=(parent_pid,), name="parent-watchdog", daemon=True)

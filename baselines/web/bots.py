@@ -45,9 +45,9 @@ class BotRequest:
     player: int
 
 
-def _worker_main(parent_pid: int, connection: Any) -> None:
+def _worker_main(parent_pid: int, started_by_main_thread: bool, connection: Any) -> None:
     """The loop of one worker process: build agents on demand, answer ``act`` requests until told to stop."""
-    die_with_parent(parent_pid)
+    die_with_parent(parent_pid, kernel_signal=started_by_main_thread)
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     agents: OrderedDict[tuple[str, int], Any] = OrderedDict()
     while True:
@@ -99,7 +99,10 @@ class _Worker:
 
     def start(self) -> None:
         parent, child = self.context.Pipe()
-        self.process = self.context.Process(target=_worker_main, args=(os.getpid(), child), daemon=True)
+        # Workers are (re)started from the server's request threads, which end when idle: the kernel's
+        # parent-death signal is tied to the starting thread and would kill the worker with it.
+        main_thread = threading.current_thread() is threading.main_thread()
+        self.process = self.context.Process(target=_worker_main, args=(os.getpid(), main_thread, child), daemon=True)
         self.process.start()
         child.close()
         self.connection, self.built = parent, set()

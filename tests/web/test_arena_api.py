@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import threading
+import time
+
+import numpy as np
 import pytest
 
 pytest.importorskip("starlette")
@@ -253,3 +257,25 @@ def test_a_bot_that_fails_ends_its_game_with_the_reason(client):
     again = client.post(f"/api/sessions/{view['id']}/move", json={"seat": 0, "action": 0, "ply": after["ply"]})
     assert again.status_code == 409 and "the game is over" in again.json()["error"]
     assert new_game(client)["your_turn"]
+
+
+def test_a_bot_worker_outlives_the_request_thread_that_started_it():
+    """The server starts workers from request threads, which end when idle; the worker must not end with its
+    thread (Linux ties the kernel's parent-death signal to the thread that started the process)."""
+    from baselines.web.bots import BotRequest
+    from boardenvs.registry import make_game
+
+    game = make_game("quoridor", board_size=5)
+    state = game.initial_state(np.random.default_rng(0))
+    request = BotRequest(("random", 0), "random", 1, 2, game, state, 0)
+    pool = BotPool(workers=1, think_seconds=20)
+    try:
+        thread = threading.Thread(target=pool.act, args=(request, 0))
+        thread.start()
+        thread.join()
+        time.sleep(1.0)  # the kernel's signal, were it asked for, comes as the thread ends
+        worker = pool._workers[0]
+        assert worker.process.is_alive(), f"the worker ended with its thread (exit code {worker.process.exitcode})"
+        assert pool.act(request, 0) in game.legal_actions(state)
+    finally:
+        pool.close()
