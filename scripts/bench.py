@@ -112,6 +112,8 @@ class Args:
     """Leaves one game's search collects per request (self-play's batch_size)."""
     alphazero_games: list[int] = field(default_factory=lambda: [1, 8, 64, 256])
     """Games per forward pass of the batched self-play rows (the per-game row plays the same games one by one)."""
+    alphazero_device: str = "cpu"
+    """Where the AlphaZero self-play benchmark's network runs: cpu, cuda (cuda:<index>) or auto."""
 
     LIMITS: ClassVar = {
         "seconds": Range(0.0, 86_400.0, open_low=True),
@@ -180,12 +182,13 @@ def run_alphazero(args: Args, config: dict[str, Any]) -> list[Any]:
     selfplay = bench_alphazero(
         args.alphazero_game, config, search=args.alphazero_search, simulations=args.alphazero_simulations,
         moves=args.alphazero_moves, batch=args.alphazero_batch, games_per_batch=args.alphazero_games, seed=args.seed,
+        device=args.alphazero_device,
     )  # fmt: skip
     print(
         f"\n== AlphaZero self-play search on {args.alphazero_game}{f' {config}' if config else ''}: fresh network, "
         f"{args.alphazero_simulations} simulations/move, {max(args.alphazero_games)} games of "
         f"{args.alphazero_moves} moves per round, median of {ALPHAZERO_ROUNDS} alternating rounds, "
-        "torch.set_num_threads(1)"
+        f"network on {selfplay[0].device}, torch.set_num_threads(1)"
     )
     print(report_alphazero(selfplay, args.alphazero_search))
     return selfplay
@@ -202,6 +205,12 @@ def check_args(args: Args) -> None:
         check_game(args.alphazero_game, args.config, game_field="alphazero_game")
         if args.alphazero_search not in ("gumbel", "puct"):
             raise OptionError("alphazero_search", f"must be gumbel or puct, got {args.alphazero_search!r}")
+        from baselines.learners.alphazero.network import resolve_device
+
+        try:
+            resolve_device(args.alphazero_device)
+        except ValueError as error:
+            raise OptionError("alphazero_device", str(error)) from None
 
 
 def cli(argv: list[str] | None = None) -> None:

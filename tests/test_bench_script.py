@@ -91,6 +91,7 @@ def test_alphazero_flag_times_per_game_and_batched_self_play_on_the_same_games(t
     assert three.leaves_per_pass > one.leaves_per_pass  # three games' leaves share each pass
     printed = capsys.readouterr().out
     assert "vs per game" in printed and "network share" in printed and "torch.set_num_threads(1)" in printed
+    assert "network on cpu" in printed and per_game.device == "cpu"
     saved = json.loads(out.read_text())["alphazero"]
     assert saved[2]["simulations"] == three.simulations and saved[0]["per_second"] > 0
 
@@ -100,6 +101,20 @@ def test_alphazero_flag_rejects_counts_below_one() -> None:
         main(Args(alphazero=True, alphazero_batch=0, config=["rows=3", "cols=3"]))
     with pytest.raises(ValueError, match=r"--alphazero-games must be counts in 1..4096, got \[0\]"):
         main(Args(alphazero=True, alphazero_games=[0], config=["rows=3", "cols=3"]))
+
+
+def test_alphazero_device_is_checked_before_anything_runs(capsys) -> None:
+    import torch
+
+    from scripts.bench import cli
+
+    with pytest.raises(SystemExit):
+        cli(["--alphazero", "--alphazero-device", "tpu"])
+    assert "--alphazero-device" in capsys.readouterr().err
+    if not torch.cuda.is_available():
+        with pytest.raises(SystemExit):
+            cli(["--alphazero", "--alphazero-device", "cuda"])
+        assert "torch sees no CUDA GPU" in capsys.readouterr().err
 
 
 def test_the_svg_and_rgb_rows_draw_pictures_of_random_positions() -> None:

@@ -28,6 +28,7 @@ class SelfPlaySpeed:
 
     name: str
     games_per_batch: int
+    device: str = "cpu"
     simulations: list[int] = field(default_factory=list)
     forward_passes: list[int] = field(default_factory=list)
     seconds: list[float] = field(default_factory=list)
@@ -141,23 +142,25 @@ def bench_alphazero(
     batch: int,
     games_per_batch: Sequence[int],
     seed: int,
+    device: str = "cpu",
 ) -> list[SelfPlaySpeed]:
     """Today's per-game self-play search and batched self-play at each of ``games_per_batch``, on the same games
     (``max(games_per_batch)`` of them per round, each searching ``moves`` moves of ``simulations`` simulations with
     ``search``, ``batch`` leaves per request), one fresh network (seeded by ``seed``), in alternating rounds after
-    an untimed warm-up, with one torch thread."""
+    an untimed warm-up, with one torch thread; the network on ``device`` (``"cuda"``: a GPU values the leaves)."""
     import torch
     from tqdm import tqdm
 
-    from baselines.learners.alphazero.network import PolicyValueNet
+    from baselines.learners.alphazero.network import PolicyValueNet, resolve_device
     from baselines.params import choice_param
 
     search = choice_param("--alphazero-search", search, ("gumbel", "puct"))
+    where = resolve_device(device)
     game = make_game(name, **config)
-    net, passes = PolicyValueNet.for_game(game, seed=seed), [0]
+    net, passes = PolicyValueNet.for_game(game, seed=seed).to(where), [0]
     hook = net.register_forward_hook(lambda *_: passes.__setitem__(0, passes[0] + 1))
-    speeds = [SelfPlaySpeed("per game (today)", PER_GAME)]
-    speeds += [SelfPlaySpeed(f"batched, {size} games/pass", size) for size in games_per_batch]
+    speeds = [SelfPlaySpeed("per game (today)", PER_GAME, str(where))]
+    speeds += [SelfPlaySpeed(f"batched, {size} games/pass", size, str(where)) for size in games_per_batch]
     games = max(games_per_batch)
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
