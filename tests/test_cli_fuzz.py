@@ -71,8 +71,12 @@ def cases(files: dict[str, str]) -> dict[str, Case]:
             free={"out": OUTPUT, "log": "a log to write or resume"},
         ),
         "bench": Case(
-            bad={"games": [NAME], "config": CONFIG, "alphazero_game": [NAME, ""], "alphazero_search": [NAME, ""]},
-            needs={"alphazero_game": ["--alphazero"], "alphazero_search": ["--alphazero"]},
+            bad={
+                "games": [NAME],
+                "config": CONFIG,
+                **dict.fromkeys(("alphazero_game", "alphazero_search", "alphazero_device"), [NAME, ""]),
+            },
+            needs=dict.fromkeys(("alphazero_game", "alphazero_search", "alphazero_device"), ["--alphazero"]),
             free={"json_out": OUTPUT},
         ),
         "bench_compare": Case(bad={"before": [NAME, ""], "games": [NAME], "config": CONFIG}),

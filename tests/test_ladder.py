@@ -127,7 +127,8 @@ def test_the_command_plays_resumes_and_refits_from_its_logs_alone(tmp_path: Path
     assert (tmp_path / "ratings.csv").read_text() == first  # the logs alone give the same ladder
     page = (results / "ladder.md").read_text()
     assert "## node_conquest (the default config)\n\n12 games, " in page and "| 1 | greedy | `greedy` |" in page
-    assert "hours of play" in page and (tmp_path / "timing.csv").read_text().count("\n") == 1 + 3
+    assert "hours of play (the project's 2-core machine, shared with other jobs, 1 worker)" in page
+    assert (tmp_path / "timing.csv").read_text().count("\n") == 1 + 3
     assert (results / "ladder_node_conquest.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "Not yet fitted: quoridor, splendor, gravwell, battle_sheep." in page
     run(tmp_path, *agents, "--games-per-pairing", "4", "--rounds", "2")

@@ -13,10 +13,10 @@ import shutil
 from pathlib import Path
 
 from baselines.ladder.roster import ANCHOR, CONFIGS
-from baselines.ladder.runs import RATED_FILE, played_seconds
+from baselines.ladder.runs import RATED_FILE, played_time
 from baselines.runs import atomic_write_text
 
-MACHINE = "the project's 2-core machine, one worker, shared with other jobs"
+MACHINE = "the project's 2-core machine, shared with other jobs"
 """Where the published ladders were played."""
 INTRO = f"""# Rating ladders
 
@@ -47,8 +47,10 @@ def publish(game: str, folder: Path, results: Path) -> Path:
     shutil.copyfile(folder / "ladder.png", results / f"ladder_{game}.png")
     if (folder / RATED_FILE).is_file():
         shutil.copyfile(folder / RATED_FILE, results / f"ladder_{game}_rated.csv")
-    hours = played_seconds(folder) / 3600
-    atomic_write_text(results / f"ladder_{game}.txt", f"{hours:.2f} hours of play ({MACHINE})\n")
+    seconds, workers = played_time(folder)
+    counts = " or ".join(str(count) for count in workers) or "no"
+    where = f"{MACHINE}, {counts} worker{'' if workers == [1] else 's'}"
+    atomic_write_text(results / f"ladder_{game}.txt", f"{seconds / 3600:.2f} hours of play ({where})\n")
     return write_page(results)
 
 

@@ -113,13 +113,15 @@ def _log_timing(folder: Path, number: int, a: str, b: str, settings: PlaySetting
         writer.writerow([number, a, b, settings.games_per_pairing, settings.workers, f"{seconds:.1f}"])
 
 
-def played_seconds(folder: Path) -> float:
-    """The wall time of every pair played into ``folder`` (from ``timing.csv``; 0 without it)."""
+def played_time(folder: Path) -> tuple[float, list[int]]:
+    """The wall time of every pair played into ``folder`` and the worker counts they were played with (from
+    ``timing.csv``; ``(0.0, [])`` without it)."""
     path = folder / TIMING_FILE
     if not path.is_file():
-        return 0.0
+        return 0.0, []
     with open(path, newline="") as handle:
-        return sum(float(row["seconds"]) for row in csv.DictReader(handle))
+        rows = list(csv.DictReader(handle))
+    return sum(float(row["seconds"]) for row in rows), sorted({int(row["workers"]) for row in rows})
 
 
 def round_pairs(roster: Roster, folder: Path, number: int) -> list[tuple[str, str]]:
