@@ -35,8 +35,12 @@ from baselines.learners.sb3.training import IllegalActionCounter, OpponentMix, m
 from boardenvs.registry import list_games, make_game  # noqa: E402
 from boardenvs.single_agent import SingleAgentEnv  # noqa: E402
 
-SMALL_CONFIGS: dict[str, dict[str, Any]] = {"quoridor": {"board_size": 5}}
-"""Configs that keep the per-game runs fast; other games use their default config."""
+SMALL_CONFIGS: dict[str, dict[str, Any]] = {
+    "quoridor": {"board_size": 5},
+    "battle_sheep": {"board_size": 5, "field_size": 12, "num_players": 2, "sheep_per_player": 4},
+}
+"""Configs that keep the per-game runs fast (Battle Sheep's default has 17,424 actions: most of a run was the
+Q-network's output layer); other games use their default config."""
 QUICK_PPO = {"n_steps": 128, "batch_size": 128, "n_epochs": 2}
 QUICK_DQN = {"learning_starts": 200, "buffer_size": 5_000, "target_update_interval": 250, "exploration_fraction": 0.5}
 
