@@ -132,6 +132,17 @@ def test_it_blocks_a_loss_in_one_at_quoridor(evaluator: str, simulations: int) -
         assert game.action_to_str(state, action) == "a4h"
 
 
+@pytest.mark.parametrize("settings", [{"selection": "puct"}, {"exploration": 0.5}])
+def test_with_many_walls_open_it_still_blocks_a_pawn_one_step_from_goal(settings: dict) -> None:
+    """After c4 c2 c3 c4 on 5x5 (the mcts.py docstring: plain UCT at 800 simulations steps to c2 here and loses
+    next ply): with the heuristic's priors steering the replies, or less exploration, the search walls c4 off."""
+    game = make_game("quoridor", board_size=5)
+    state = game.position(["c3", "c4"], to_move=0)
+    for seed in range(2):
+        action = MCTSAgent(seed, simulations=300, evaluator="heuristic", **settings).act(game, state, 0)
+        assert game.action_to_str(state, action) in ("b4h", "c4h")
+
+
 def test_consecutive_moves_and_skipped_turns_are_backed_up_for_the_right_player() -> None:
     """Countdown, 3 players, counter 3: only "take two and move again" (1) wins; taking one (0) lets the
     next player win, "take one and skip" (2) lets the player after it win."""

@@ -18,6 +18,14 @@ search visits the action that most lacks visits compared with the improved polic
 AlphaZero training target, useful after even 8-32 simulations). The Gumbel noise is the exploration: no
 temperature, no Dirichlet noise, no tree reuse, and a simulation budget is required (the halving plans over it).
 
+**Plain UCT and wide nodes.** UCT tries every child once before it prefers any, so a move that lets the
+opponent win at once looks good for a while: most of the opponent's many replies do not win, and their values
+average in until the winning reply has drawn enough visits. On Quoridor 5x5 this makes
+``mcts:evaluator=heuristic`` *weaker* at 200-800 simulations than at 50 (the ladder, docs/results/ladder.md):
+after ``c4 c2 c3 c4`` it plays ``c2`` and loses next ply at 800 simulations, where 50 (which never expands that
+far), ``selection="puct"`` (the heuristic's move priors steer the replies) or ``exploration=0.5`` all play a wall.
+With an evaluator that gives priors, prefer ``selection="puct"``.
+
 **Budget.** ``simulations`` and/or ``seconds``: the search stops at whichever comes first (at least one
 simulation). The move played is the most visited root action, ties broken by the higher mean value and
 then by the agent's generator (``temperature > 0``: sampled with probability proportional to
