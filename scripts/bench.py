@@ -67,7 +67,7 @@ from baselines.speed import (
     report_replay_pages,
 )
 
-from ._args import COUNT, OptionError, Range, check_game, run_cli
+from ._args import COUNT, OptionError, Range, about, check_game, run_cli
 
 
 @dataclass
@@ -207,10 +207,8 @@ def check_args(args: Args) -> None:
             raise OptionError("alphazero_search", f"must be gumbel or puct, got {args.alphazero_search!r}")
         from baselines.learners.alphazero.network import resolve_device
 
-        try:
+        with about("alphazero_device"):
             resolve_device(args.alphazero_device)
-        except ValueError as error:
-            raise OptionError("alphazero_device", str(error)) from None
 
 
 def cli(argv: list[str] | None = None) -> None:
