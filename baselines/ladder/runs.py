@@ -18,6 +18,7 @@ import csv
 import io
 import itertools
 import json
+import textwrap
 import time
 from dataclasses import dataclass
 from functools import partial
@@ -276,7 +277,7 @@ def plot_ladder(fit: LadderFit, path: Path, title: str) -> Path:
     axes.set_yticks(np.arange(len(order)), [fit.names[i] for i in order])
     axes.axvline(0.0, color="grey", linewidth=0.8, linestyle=":")
     axes.set_xlabel(f"rating (Elo scale, {ANCHOR} = 0; 95% bootstrap interval)")
-    axes.set_title(title)
+    axes.set_title(textwrap.fill(title, 70))  # a long config would run off the figure
     axes.grid(axis="x", alpha=0.3)
     return save(figure, path, tight=True)
 
