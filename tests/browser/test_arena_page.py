@@ -54,7 +54,8 @@ def test_a_whole_quoridor_game_against_random_is_played_by_clicks(page, arena_se
         assert response.status == 200
     assert page.locator("#result").inner_text().startswith("Result:")
     assert page.locator("#status").inner_text().startswith("Game over")
-    assert page.locator("#moves li").count() >= 7  # a pawn needs 4 moves to cross a 5x5 board
+    # a pawn needs 4 moves to cross a 5x5 board, or 3 with a jump over the opponent: at least 5 plies in all
+    assert page.locator("#moves li").count() >= 5
 
 
 def test_an_illegal_move_is_refused_and_the_board_stays_as_it_was(page, arena_server):
