@@ -15,6 +15,7 @@ import baselines.ladder.runs as runs_module
 from baselines.arena.match import GameRecord
 from baselines.ladder import ANCHOR, CONFIGS, fit_ladder, rate_against, roster
 from baselines.ladder.fit import win_probability
+from baselines.ladder.page import game_section, logs_in_repository, read_timing
 from baselines.ladder.runs import default_anchors, ladder_game, ladder_records, load_fit, rated_agents, round_pairs
 from scripts import ladder as ladder_script
 from scripts._args import parse_args
@@ -230,3 +231,20 @@ def test_bad_options_are_refused_by_name(argv: list[str], message: str, capsys) 
     with pytest.raises(SystemExit) as stopped:
         ladder_script.cli(argv)
     assert stopped.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_the_page_names_the_logs_folder_when_the_logs_are_in_the_repository(tmp_path: Path) -> None:
+    repository, elsewhere = tmp_path / "repo", tmp_path / "elsewhere"
+    results = repository / "docs" / "results"
+    results.mkdir(parents=True)
+    inside = repository / "runs" / "ladder" / "node_conquest"
+    assert logs_in_repository(inside, results) == "runs/ladder/node_conquest"
+    assert logs_in_repository(elsewhere / "node_conquest", results) == ""
+    rows = [{"agent": "random", "spec": "random", "rating": "0", "low": "-10", "high": "10", "games": "4"}]
+    kept = game_section("node_conquest", rows, "0.10 hours of play", "runs/ladder/node_conquest")
+    assert "Every game is in the repository, `runs/ladder/node_conquest/`" in kept
+    assert "not in the repository" in game_section("node_conquest", rows, "0.10 hours of play")
+    (results / "ladder_node_conquest.txt").write_text("0.10 hours of play (x)\nlogs: runs/ladder/node_conquest\n")
+    assert read_timing(results / "ladder_node_conquest.txt") == ("0.10 hours of play (x)", "runs/ladder/node_conquest")
+    (results / "ladder_node_conquest.txt").write_text("0.70 hours of play (x)\n")
+    assert read_timing(results / "ladder_node_conquest.txt") == ("0.70 hours of play (x)", "")

@@ -18,6 +18,8 @@ from baselines.runs import atomic_write_text
 
 MACHINE = "the project's 2-core machine, shared with other jobs"
 """Where the published ladders were played."""
+LOGS_LINE = "logs: "
+"""Starts the line of ``ladder_<game>.txt`` that names the folder of the ladder's logs in the repository."""
 INTRO = f"""# Rating ladders
 
 Every agent the suite ships, at stated budgets, rated together on each game's benchmark config: a Bradley-Terry fit
@@ -50,8 +52,20 @@ def publish(game: str, folder: Path, results: Path) -> Path:
     seconds, workers = played_time(folder)
     counts = " or ".join(str(count) for count in workers) or "no"
     where = f"{MACHINE}, {counts} worker{'' if workers == [1] else 's'}"
-    atomic_write_text(results / f"ladder_{game}.txt", f"{seconds / 3600:.2f} hours of play ({where})\n")
+    logs = logs_in_repository(folder, results)
+    lines = [f"{seconds / 3600:.2f} hours of play ({where})"] + ([f"{LOGS_LINE}{logs}"] if logs else [])
+    atomic_write_text(results / f"ladder_{game}.txt", "\n".join(lines) + "\n")
     return write_page(results)
+
+
+def logs_in_repository(folder: Path, results: Path) -> str:
+    """``folder`` relative to the repository that holds ``results`` (``docs/results``' grandparent) when the
+    ladder's logs lie inside it (``runs/ladder/<game>``, tracked), else ``""``: logs elsewhere are not published."""
+    repository = results.resolve().parent.parent
+    try:
+        return folder.resolve().relative_to(repository).as_posix()
+    except ValueError:
+        return ""
 
 
 def write_page(results: Path) -> Path:
@@ -61,9 +75,9 @@ def write_page(results: Path) -> Path:
         path = results / f"ladder_{game}.csv"
         if path.is_file():
             timing = results / f"ladder_{game}.txt"
-            played = timing.read_text().strip() if timing.is_file() else ""
+            played, logs = read_timing(timing)
             rated, ladder = results / f"ladder_{game}_rated.csv", read_ladder(path)
-            section = game_section(game, ladder, played)
+            section = game_section(game, ladder, played, logs)
             if rated.is_file():
                 section += "\n\n" + rated_section(game, read_ladder(rated), ladder)
             sections.append(section)
@@ -71,6 +85,13 @@ def write_page(results: Path) -> Path:
     if missing:
         sections.append("Not yet fitted: " + ", ".join(missing) + ".")
     return atomic_write_text(results / "ladder.md", "\n\n".join(sections).rstrip() + "\n")
+
+
+def read_timing(path: Path) -> tuple[str, str]:
+    """A published ``ladder_<game>.txt``: the wall-time line, and the logs' folder in the repository (or ``""``)."""
+    lines = path.read_text().splitlines() if path.is_file() else []
+    logs = next((line.removeprefix(LOGS_LINE) for line in lines if line.startswith(LOGS_LINE)), "")
+    return (lines[0] if lines else ""), logs
 
 
 def read_ladder(path: Path) -> list[dict[str, str]]:
@@ -87,13 +108,18 @@ def ladder_table(rows: list[dict[str, str]]) -> str:
     return "\n".join(lines)
 
 
-def game_section(game: str, rows: list[dict[str, str]], played: str = "") -> str:
-    """A game's section of the page: its config, games, wall time, table and picture."""
+def game_section(game: str, rows: list[dict[str, str]], played: str = "", logs: str = "") -> str:
+    """A game's section of the page: its config, games, wall time, where its logs are, table and picture."""
     config = ", ".join(CONFIGS[game]) or "the default config"
     games = sum(int(row["games"]) for row in rows) // 2
     when = f", {played}" if played else ""
+    kept = (
+        f" Every game is in the repository, `{logs}/` (`--fit-only --out {logs}` refits from them)."
+        if logs
+        else " Its game logs are not in the repository (played before ladders kept them there)."
+    )
     return (
-        f"## {game} ({config})\n\n{games:,} games{when}. `ladder_{game}.csv` holds the table.\n\n"
+        f"## {game} ({config})\n\n{games:,} games{when}. `ladder_{game}.csv` holds the table.{kept}\n\n"
         f"{ladder_table(rows)}\n\n"
         f"![{game} ladder](ladder_{game}.png)"
     )
@@ -124,4 +150,13 @@ def _interval(row: dict[str, str]) -> str:
     return f"{float(row['rating']):+.0f} [{float(row['low']):+.0f}, {float(row['high']):+.0f}]"
 
 
-__all__ = ["game_section", "rated_section", "ladder_table", "publish", "read_ladder", "write_page"]
+__all__ = [
+    "game_section",
+    "ladder_table",
+    "logs_in_repository",
+    "publish",
+    "rated_section",
+    "read_ladder",
+    "read_timing",
+    "write_page",
+]
