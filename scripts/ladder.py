@@ -7,12 +7,12 @@
     python -m scripts.ladder --game node_conquest --rate class:my_agents.Greedy --label mine   # your own agent class
 
 A ladder lives in ``--out`` (default ``runs/ladder/<game>``, whose logs the repository tracks):
-``round_<k>/<a>--vs--<b>.jsonl`` (every game of a pair in round k; running the command again resumes a killed round,
-a larger ``--rounds`` adds games), ``ratings.csv``, ``bootstrap.csv`` and ``ladder.png``. Ratings are on the Elo scale with ``random`` at 0, with stratified bootstrap 95% intervals
-(``baselines.ladder``). ``--rate`` plays the new agent against anchors spread over the fitted ladder (``--anchors``
-to choose them) and rates it with their ratings held fixed; its games go to ``rate_<label>.jsonl`` (its spec,
-anchors and wall time to ``rate_<label>.json``), and every later fit rates it again from that log (``rated.csv``, a
-table under the ladder on the published page).
+``round_<k>/<a>--vs--<b>.jsonl`` (every game of a pair in round k; running the command again resumes a killed round, a
+larger ``--rounds`` adds games), ``ratings.csv``, ``bootstrap.csv`` and ``ladder.png``. Ratings are on the Elo scale
+with ``random`` at 0, with stratified bootstrap 95% intervals (``baselines.ladder``). ``--rate`` plays the new agent
+against anchors spread over the fitted ladder (``--anchors`` to choose them) and rates it with their ratings held fixed;
+its games go to ``rate_<label>.jsonl`` (its spec, anchors and wall time to ``rate_<label>.json``), and every later fit
+rates it again from that log (``rated.csv``, a table under the ladder on the published page).
 """
 
 from __future__ import annotations
