@@ -7,7 +7,10 @@ import json
 
 import pytest
 
+from baselines.search.compiled import python_only
 from baselines.speed import Measurement, median_measurement, report
+from baselines.speed.engines import fast_playout_games
+from boardenvs.registry import make_game
 from scripts.bench import Args, main
 
 
@@ -15,12 +18,27 @@ def has_pillow() -> bool:
     return importlib.util.find_spec("PIL") is not None
 
 
+def has_numba() -> bool:
+    return importlib.util.find_spec("numba") is not None
+
+
+def test_the_playout_row_plays_whole_games_by_the_fast_playout_and_only_where_a_game_has_one() -> None:
+    game = make_game("gravwell", num_players=4)
+    row = fast_playout_games("gravwell", game, 0.05, seed=0)
+    assert row is not None and row.games > 0 and row.transitions > 100 * row.games  # a game is 100s of plies
+    with python_only():
+        python = fast_playout_games("gravwell", game, 0.05, seed=0)
+    assert python is not None and python.name == "gravwell random games, Python playout"
+    assert fast_playout_games("splendor", make_game("splendor"), 0.05, seed=0) is None
+
+
 def test_bench_measures_both_forward_model_loops_and_both_aec_loops(tmp_path) -> None:
     out = tmp_path / "bench.json"
     results = main(Args(games=["quoridor"], seconds=0.05, config=["board_size=3"], json_out=str(out)))
     names = [m.name for m in results["quoridor"]]
-    assert names[:7] == [
-        "quoridor forward model", "quoridor forward model, mask", "quoridor forward model + observe",
+    playout = f"quoridor random games, {'compiled' if has_numba() else 'Python'} playout"
+    assert names[:8] == [
+        "quoridor forward model", "quoridor forward model, mask", playout, "quoridor forward model + observe",
         "quoridor AEC raw_env", "quoridor AEC env()", "quoridor gymnasium.make",
         "quoridor make_vec async x2 (learner steps)",
     ]  # fmt: skip

@@ -10,7 +10,7 @@ search agents and, where it has them, move priors and a fast random playout:
 * :mod:`.splendor` (seed 002): ``osla``, ``buyer``, ``srh`` (Seeding RHEA) and ``rmcts`` (Rinascimento's MCTS), both
   from :mod:`baselines.search`; value; the event-value functions of RHEA (``rhea:value=ef``).
 * :mod:`.gravwell` (seed 000): ``random_es`` (:class:`RandomEmergencyStopAgent`),
-  ``random_no_es``, ``tree``; value (its learners ``qlearning`` and ``neuroevolution`` are in
+  ``random_no_es``, ``tree``; value, compiled playout (its learners ``qlearning`` and ``neuroevolution`` are in
   :mod:`baselines.learners.gravwell_q` and :mod:`baselines.learners.neuroevolution`).
 
 :data:`GAMES` maps a game name to its :class:`GameBaselines`; :func:`scripted_agents`, :func:`value_function`,
@@ -35,7 +35,13 @@ from dataclasses import dataclass
 from baselines.agent import BaseAgent
 from baselines.factory import register_agent
 from baselines.games.battle_sheep import EvaluationAgent, MinimaxAgent, battle_sheep_value
-from baselines.games.gravwell import DecisionTreeAgent, RandomEmergencyStopAgent, RandomNoStopAgent, gravwell_value
+from baselines.games.gravwell import (
+    DecisionTreeAgent,
+    RandomEmergencyStopAgent,
+    RandomNoStopAgent,
+    gravwell_playout,
+    gravwell_value,
+)
 from baselines.games.node_conquest import GreedyExpander, node_conquest_value
 from baselines.games.quoridor import HeuristicAgent, PathAgent, quoridor_playout, quoridor_priors, quoridor_value
 from baselines.games.splendor import BuyerAgent, OSLAAgent, RinascimentoMCTSAgent, SRHAgent, splendor_value
@@ -84,6 +90,7 @@ GAMES: dict[str, GameBaselines] = {
         {"random_es": RandomEmergencyStopAgent, "random_no_es": RandomNoStopAgent, "tree": DecisionTreeAgent},
         "tree",
         gravwell_value,
+        playout=gravwell_playout,
     ),  # fmt: skip
 }
 """Game name -> what ``baselines`` knows about it."""

@@ -29,6 +29,30 @@ def forward_model(game: boardenvs.Game, seconds: float, seed: int, masked: bool 
     return timed(f"{game.spec.name} forward model{', mask' if masked else ''}", seconds, play)
 
 
+def fast_playout_games(name: str, game: boardenvs.Game, seconds: float, seed: int) -> Measurement | None:
+    """Whole random games by the game's fast playout (``baselines.games.fast_playout``: compiled with Numba where
+    it is installed; the same moves from the same numbers as the ``legal_actions`` loop), each from
+    ``initial_state``; ``None`` for a game without one. The loop over plies runs inside the playout, not in
+    Python, so this row is the engine's random-game speed rather than a per-ply call's."""
+    import importlib.util
+
+    from baselines.games import fast_playout
+    from baselines.search.compiled import compiling_disabled
+    from baselines.search.playout import UniformStream
+
+    playout = fast_playout(name)
+    if playout is None:
+        return None
+    rng = np.random.default_rng(seed)
+    stream = UniformStream(rng)
+    compiled = importlib.util.find_spec("numba") is not None and not compiling_disabled()
+
+    def play() -> int:
+        return int(playout(game, game.initial_state(rng), stream, -1).ply)
+
+    return timed(f"{game.spec.name} random games, {'compiled' if compiled else 'Python'} playout", seconds, play)
+
+
 def forward_model_observed(game: boardenvs.Game, seconds: float, seed: int) -> Measurement:
     """The loop a learner needs from the engine alone: the mask, a choice, ``apply``, and the observation of the
     player to move next (the floor under every environment row)."""

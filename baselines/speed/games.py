@@ -5,7 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from baselines.speed.engines import forward_model, forward_model_observed, openspiel_quoridor, rgb_frames, svg_pictures
+from baselines.speed.engines import (
+    fast_playout_games,
+    forward_model,
+    forward_model_observed,
+    openspiel_quoridor,
+    rgb_frames,
+    svg_pictures,
+)
 from baselines.speed.envs import aec_env, gymnasium_env, vector_env
 from baselines.speed.timing import Measurement, median_measurement
 from boardenvs.registry import make_game
@@ -18,6 +25,7 @@ def bench_game(name: str, config: dict[str, Any], seconds: float, seed: int, rou
     rows: list[Callable[[], Measurement | None]] = [
         lambda: forward_model(game, seconds, seed),
         lambda: forward_model(game, seconds, seed, masked=True),
+        lambda: fast_playout_games(name, game, seconds, seed),
         lambda: forward_model_observed(game, seconds, seed),
         lambda: aec_env(name, config, seconds, seed, wrapped=False),
         lambda: aec_env(name, config, seconds, seed, wrapped=True),

@@ -89,7 +89,7 @@ def bench_mcts(config: dict[str, Any], simulations: int, repeats: int, uct_c: fl
     generic ``legal_actions`` + ``apply``), OpenSpiel's Python ``MCTSBot`` and its C++ ``MCTSBot`` (if installed)."""
     from tqdm import tqdm
 
-    from baselines.games.quoridor.compiled import python_only
+    from baselines.search.compiled import python_only
 
     ours = SearchSpeed("MCTSAgent (fast Quoridor playouts)", simulations)
     python = SearchSpeed("MCTSAgent (Python Quoridor playouts)", simulations)

@@ -22,14 +22,12 @@ an install compiles (a few seconds); later ones load it.
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import os
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
+from baselines.search.compiled import DISABLE_VARIABLE, load_kernels, python_only
 from baselines.search.playout import UniformStream
 from boardenvs.core import TERMINAL, Game
 from boardenvs.games.quoridor.state import QuoridorState
@@ -39,20 +37,6 @@ NEED_NUMBERS = 1
 """Status of :func:`_run`: the block of random numbers ran out before a draw (refill and call again)."""
 FINISHED = 0
 """Status of :func:`_run`: the game ended or the plies were played."""
-DISABLE_VARIABLE = "BOARDENVS_NO_COMPILE"
-"""Set to ``1`` to use the Python playout even where Numba is installed."""
-
-
-@functools.cache
-def _kernels() -> Any:
-    """The compiled functions (``None`` without Numba or with :data:`DISABLE_VARIABLE` set)."""
-    if os.environ.get(DISABLE_VARIABLE, "") not in ("", "0"):
-        return None
-    try:
-        from baselines.games.quoridor import kernels
-    except ImportError:  # no Numba
-        return None
-    return kernels
 
 
 class _Geometry:
@@ -96,27 +80,10 @@ def board_arrays(tables: Tables, board: Any) -> tuple[np.ndarray, np.ndarray]:
     return found
 
 
-@contextlib.contextmanager
-def python_only() -> Iterator[None]:
-    """Within the block, :func:`compiled_playout` returns ``None`` (the search plays the Python playout): for
-    measuring one against the other in one process."""
-    before = os.environ.get(DISABLE_VARIABLE)
-    os.environ[DISABLE_VARIABLE] = "1"
-    _kernels.cache_clear()
-    try:
-        yield
-    finally:
-        if before is None:
-            del os.environ[DISABLE_VARIABLE]
-        else:
-            os.environ[DISABLE_VARIABLE] = before
-        _kernels.cache_clear()
-
-
 def compiled_playout(game: Game, state: QuoridorState, stream: UniformStream, plies: int) -> QuoridorState | None:
     """:func:`~.search.quoridor_playout` compiled (same arguments, same result, same numbers taken from
     ``stream``); ``None`` where Numba is not available."""
-    kernels = _kernels()
+    kernels = load_kernels("baselines.games.quoridor.kernels")
     if kernels is None:
         return None
     tables = game.tables
@@ -146,7 +113,7 @@ def compiled_playout(game: Game, state: QuoridorState, stream: UniformStream, pl
 def compiled_legal_moves(game: Game, state: QuoridorState) -> int | None:
     """The legal moves of ``state`` as the engine's unified bit mask, from the compiled rules (for the checks);
     ``None`` where Numba is not available."""
-    kernels = _kernels()
+    kernels = load_kernels("baselines.games.quoridor.kernels")
     if kernels is None:
         return None
     tables, shape = game.tables, geometry(game.tables)
