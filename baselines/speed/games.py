@@ -25,7 +25,6 @@ def bench_game(name: str, config: dict[str, Any], seconds: float, seed: int, rou
     rows: list[Callable[[], Measurement | None]] = [
         lambda: forward_model(game, seconds, seed),
         lambda: forward_model(game, seconds, seed, masked=True),
-        lambda: fast_playout_games(name, game, seconds, seed),
         lambda: forward_model_observed(game, seconds, seed),
         lambda: aec_env(name, config, seconds, seed, wrapped=False),
         lambda: aec_env(name, config, seconds, seed, wrapped=True),
@@ -33,6 +32,7 @@ def bench_game(name: str, config: dict[str, Any], seconds: float, seed: int, rou
         lambda: vector_env(name, config, seconds, seed),
         lambda: svg_pictures(game, seconds, seed),
         lambda: rgb_frames(game, seconds, seed),
+        lambda: fast_playout_games(name, game, seconds, seed),
     ]
     if name == "quoridor":
         rows.append(lambda: openspiel_quoridor(config, seconds, seed))
@@ -66,4 +66,11 @@ def report(results: list[Measurement]) -> str:
     if openspiel:
         share = base.per_second / openspiel[0].per_second
         lines.append(f"forward model reaches 1/{1 / share:.1f} of OpenSpiel's transitions per second")
+        playouts = [m for m in results if " random games, " in m.name]
+        if playouts:
+            share = playouts[0].per_second / openspiel[0].per_second
+            lines.append(
+                f"random games by the playout (its loop inside): {share:.2f}x OpenSpiel's transitions per second "
+                "(a Python loop calling its C++ per ply)"
+            )
     return "\n".join(lines)
