@@ -4,8 +4,8 @@ Each game's module (or package) holds its scripted agents from the source paper,
 search agents and, where it has them, move priors and a fast random playout:
 
 * :mod:`.quoridor` (seed 004): ``path``, ``heuristic``; value, priors, bitmask playout.
-* :mod:`.battle_sheep` (seed 003): ``evaluation``, ``minimax``; value (its tabular Q agent ``qlearning`` is a
-  learner: :mod:`baselines.learners.sheep_q`).
+* :mod:`.battle_sheep` (seed 003): ``evaluation``, ``minimax``; value, compiled playout and start (its tabular Q
+  agent ``qlearning`` is a learner: :mod:`baselines.learners.sheep_q`).
 * :mod:`.node_conquest` (seed 001 has no agent; ours): ``greedy``; value.
 * :mod:`.splendor` (seed 002): ``osla``, ``buyer``, ``srh`` (Seeding RHEA) and ``rmcts`` (Rinascimento's MCTS), both
   from :mod:`baselines.search`; value; the event-value functions of RHEA (``rhea:value=ef``).
@@ -29,12 +29,21 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
 
 from baselines.agent import BaseAgent
 from baselines.factory import register_agent
-from baselines.games.battle_sheep import EvaluationAgent, MinimaxAgent, battle_sheep_value
+from baselines.games.battle_sheep import (
+    EvaluationAgent,
+    MinimaxAgent,
+    battle_sheep_initial_state,
+    battle_sheep_playout,
+    battle_sheep_value,
+)
 from baselines.games.gravwell import (
     DecisionTreeAgent,
     RandomEmergencyStopAgent,
@@ -49,6 +58,7 @@ from baselines.games.splendor import plan_values as splendor_plan_values
 from baselines.search.knowledge import register_game_knowledge
 from baselines.search.playout import PlayoutFn
 from baselines.search.values import PriorsFn, ValueFn
+from boardenvs.core import Game
 from boardenvs.registry import register_opponent
 
 
@@ -62,6 +72,8 @@ class GameBaselines:
         value: the value function of the search agents (``None``: the game has none).
         priors: move priors of the heuristic evaluator (``None``: uniform).
         playout: a faster random playout with the distribution of the generic one (``None``: the generic one).
+        initial_state: ``fn(game, rng) -> state``, a faster ``game.initial_state(rng)`` with the same state and the
+            same draws (``None``: the engine's); what whole random games start from in the speed bench.
     """
 
     agents: Mapping[str, type[BaseAgent]]
@@ -69,6 +81,7 @@ class GameBaselines:
     value: ValueFn | None = None
     priors: PriorsFn | None = None
     playout: PlayoutFn | None = None
+    initial_state: Callable[[Game, np.random.Generator], Any] | None = None
 
 
 GAMES: dict[str, GameBaselines] = {
@@ -79,6 +92,8 @@ GAMES: dict[str, GameBaselines] = {
         {"evaluation": EvaluationAgent, "minimax": MinimaxAgent},
         "evaluation",
         battle_sheep_value,
+        playout=battle_sheep_playout,
+        initial_state=battle_sheep_initial_state,
     ),
     "node_conquest": GameBaselines({"greedy": GreedyExpander}, "greedy", node_conquest_value),
     "splendor": GameBaselines(
@@ -125,6 +140,14 @@ def fast_playout(game_name: str) -> PlayoutFn | None:
     return entry.playout if entry else None
 
 
+def fast_initial_state(game_name: str) -> Callable[[Game, np.random.Generator], Any]:
+    """``fn(game, rng)``: the faster start of ``game_name`` where it has one, else ``game.initial_state(rng)``."""
+    entry = GAMES.get(game_name)
+    if entry is not None and entry.initial_state is not None:
+        return entry.initial_state
+    return lambda game, rng: game.initial_state(rng)
+
+
 def register_games() -> None:
     """Hand every game's knowledge to the registries below: its scripted agents to :mod:`baselines.factory`, its
     value, priors and playout to :mod:`baselines.search.knowledge`, Splendor's event values to RHEA."""
@@ -158,6 +181,7 @@ __all__ = [
     "PathAgent",
     "RandomEmergencyStopAgent",
     "RandomNoStopAgent",
+    "fast_initial_state",
     "fast_playout",
     "games_with_values",
     "move_priors",

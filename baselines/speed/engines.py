@@ -31,16 +31,17 @@ def forward_model(game: boardenvs.Game, seconds: float, seed: int, masked: bool 
 
 def fast_playout_games(name: str, game: boardenvs.Game, seconds: float, seed: int) -> Measurement | None:
     """Whole random games by the game's fast playout (``baselines.games.fast_playout``: compiled with Numba where
-    it is installed; the same moves from the same numbers as the ``legal_actions`` loop), each from
-    ``initial_state``; ``None`` for a game without one. The loop over plies runs inside the playout, not in
+    it is installed; the same moves from the same numbers as the ``legal_actions`` loop), each from the game's
+    fast start (``baselines.games.fast_initial_state``: ``initial_state`` unless it has a faster one with the same
+    result); ``None`` for a game without a fast playout. The loop over plies runs inside the playout, not in
     Python, so this row is the engine's random-game speed rather than a per-ply call's."""
     import importlib.util
 
-    from baselines.games import fast_playout
+    from baselines.games import fast_initial_state, fast_playout
     from baselines.search.compiled import compiling_disabled
     from baselines.search.playout import UniformStream
 
-    playout = fast_playout(name)
+    playout, start = fast_playout(name), fast_initial_state(name)
     if playout is None:
         return None
     rng = np.random.default_rng(seed)
@@ -48,7 +49,7 @@ def fast_playout_games(name: str, game: boardenvs.Game, seconds: float, seed: in
     compiled = importlib.util.find_spec("numba") is not None and not compiling_disabled()
 
     def play() -> int:
-        return int(playout(game, game.initial_state(rng), stream, -1).ply)
+        return int(playout(game, start(game, rng), stream, -1).ply)
 
     return timed(f"{game.spec.name} random games, {'compiled' if compiled else 'Python'} playout", seconds, play)
 

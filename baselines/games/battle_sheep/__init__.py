@@ -5,6 +5,8 @@
   :func:`battle_sheep_value`, the value of the search agents (MCTS's ``heuristic`` evaluator, ``alphabeta``).
 * :mod:`.minimax`: :class:`MinimaxAgent` (``minimax``), depth-limited paranoid minimax with alpha-beta on the
   evaluation score.
+* :mod:`.compiled` (kernels in :mod:`.kernels`): the random playout and the field draw compiled with Numba, the
+  same games from the same numbers as the engine and the generic playout.
 
 The seed's 12 x 12 x 8 tabular Q agent (``qlearning``) is a learner: :mod:`baselines.learners.sheep_q`. The rest
 of the seed's comparison is generic: ``random``, classical MCTS (``mcts``, random rollouts) and the
@@ -12,6 +14,7 @@ seed's own agent, MCTS valued by the evaluation score (``mcts:evaluator=heuristi
 plays them all.
 """
 
+from baselines.games.battle_sheep.compiled import battle_sheep_initial_state, battle_sheep_playout
 from baselines.games.battle_sheep.evaluation import (
     BATTLE_SHEEP_GAIN,
     START_KERNEL,
@@ -29,6 +32,8 @@ __all__ = [
     "START_KERNEL",
     "EvaluationAgent",
     "MinimaxAgent",
+    "battle_sheep_initial_state",
+    "battle_sheep_playout",
     "battle_sheep_value",
     "crowding_map",
     "evaluation_score",
