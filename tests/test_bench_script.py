@@ -29,7 +29,7 @@ def test_the_playout_row_plays_whole_games_by_the_fast_playout_and_only_where_a_
     with python_only():
         python = fast_playout_games("gravwell", game, 0.05, seed=0)
     assert python is not None and python.name == "gravwell random games, Python playout"
-    assert fast_playout_games("splendor", make_game("splendor"), 0.05, seed=0) is None
+    assert fast_playout_games("node_conquest", make_game("node_conquest"), 0.05, seed=0) is None
 
 
 def test_bench_measures_both_forward_model_loops_and_both_aec_loops(tmp_path) -> None:

@@ -8,7 +8,7 @@ search agents and, where it has them, move priors and a fast random playout:
   agent ``qlearning`` is a learner: :mod:`baselines.learners.sheep_q`).
 * :mod:`.node_conquest` (seed 001 has no agent; ours): ``greedy``; value.
 * :mod:`.splendor` (seed 002): ``osla``, ``buyer``, ``srh`` (Seeding RHEA) and ``rmcts`` (Rinascimento's MCTS), both
-  from :mod:`baselines.search`; value; the event-value functions of RHEA (``rhea:value=ef``).
+  from :mod:`baselines.search`; value, compiled playout; the event-value functions of RHEA (``rhea:value=ef``).
 * :mod:`.gravwell` (seed 000): ``random_es`` (:class:`RandomEmergencyStopAgent`),
   ``random_no_es``, ``tree``; value, compiled playout (its learners ``qlearning`` and ``neuroevolution`` are in
   :mod:`baselines.learners.gravwell_q` and :mod:`baselines.learners.neuroevolution`).
@@ -53,7 +53,14 @@ from baselines.games.gravwell import (
 )
 from baselines.games.node_conquest import GreedyExpander, node_conquest_value
 from baselines.games.quoridor import HeuristicAgent, PathAgent, quoridor_playout, quoridor_priors, quoridor_value
-from baselines.games.splendor import BuyerAgent, OSLAAgent, RinascimentoMCTSAgent, SRHAgent, splendor_value
+from baselines.games.splendor import (
+    BuyerAgent,
+    OSLAAgent,
+    RinascimentoMCTSAgent,
+    SRHAgent,
+    splendor_playout,
+    splendor_value,
+)
 from baselines.games.splendor import plan_values as splendor_plan_values
 from baselines.search.knowledge import register_game_knowledge
 from baselines.search.playout import PlayoutFn
@@ -100,6 +107,7 @@ GAMES: dict[str, GameBaselines] = {
         {"osla": OSLAAgent, "buyer": BuyerAgent, "srh": SRHAgent, "rmcts": RinascimentoMCTSAgent},
         "buyer",
         splendor_value,
+        playout=splendor_playout,
     ),
     "gravwell": GameBaselines(
         {"random_es": RandomEmergencyStopAgent, "random_no_es": RandomNoStopAgent, "tree": DecisionTreeAgent},
