@@ -39,9 +39,9 @@ determinization, computed when first reached in it, and only the actions legal i
 determinization are candidates. Perfect-information games use the view itself and no determinization.
 
 **Fast playouts.** With ``evaluator="rollout"`` a game's own playout replaces the generic ``legal_actions`` +
-``apply`` loop where it has one (same moves from the same random numbers, so the same search). Quoridor's is
-compiled with Numba when the ``fast`` extra is installed (7-10x the Python playout; ``BOARDENVS_NO_COMPILE=1``
-plays the Python one; docs/results/engines.md).
+``apply`` loop where it has one (same moves from the same random numbers, so the same search). Quoridor's,
+Gravwell's, Battle Sheep's and Splendor's are compiled with Numba when the ``fast`` extra is installed (7-10x the
+Python playout; ``BOARDENVS_NO_COMPILE=1`` plays the Python one; docs/results/engines.md).
 
 **Tree reuse** (perfect information only). After a move the subtree under the chosen action is kept; the
 next ``act`` looks for a node whose ``state.key()`` equals the new view within :data:`REUSE_PLIES` plies
