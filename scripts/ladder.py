@@ -118,8 +118,11 @@ def main(args: Args) -> str:
         )
     if not args.fit_only:
         play_ladder(ladder, folder, settings)
-    fit_folder(ladder, folder, args.samples, args.seed)
+    fit = fit_folder(ladder, folder, args.samples, args.seed)
     text = (folder / "ratings.csv").read_text() + f"\nwritten: {folder / 'ratings.csv'}, {folder / 'ladder.png'}"
+    unplayed = [name for name in ladder.names if name not in fit.names]
+    if unplayed:
+        text += f"\nnot on the ladder yet (no games in its logs; play the ladder to add them): {', '.join(unplayed)}"
     if args.publish:
         text += f", {publish(args.game, folder, Path(args.results_dir))}"
     return text

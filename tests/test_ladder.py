@@ -248,3 +248,10 @@ def test_the_page_names_the_logs_folder_when_the_logs_are_in_the_repository(tmp_
     assert read_timing(results / "ladder_node_conquest.txt") == ("0.10 hours of play (x)", "runs/ladder/node_conquest")
     (results / "ladder_node_conquest.txt").write_text("0.70 hours of play (x)\n")
     assert read_timing(results / "ladder_node_conquest.txt") == ("0.70 hours of play (x)", "")
+
+
+def test_a_refit_names_the_roster_agents_its_logs_have_no_games_of(tmp_path: Path) -> None:
+    run(tmp_path, "--game", "node_conquest", "--agents", "greedy", "--samples", "20", "--games-per-pairing", "2")
+    out = run(tmp_path, "--game", "node_conquest", "--agents", "greedy,mcts-50", "--samples", "20", "--fit-only")
+    assert "greedy,greedy," in out and "mcts-50," not in out
+    assert out.rstrip().endswith("not on the ladder yet (no games in its logs; play the ladder to add them): mcts-50")
