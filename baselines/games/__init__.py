@@ -63,7 +63,7 @@ from baselines.games.splendor import (
 )
 from baselines.games.splendor import plan_values as splendor_plan_values
 from baselines.search.knowledge import register_game_knowledge
-from baselines.search.playout import PlayoutFn
+from baselines.search.playout import PlayoutFn, UniformStream, random_playout
 from baselines.search.values import PriorsFn, ValueFn
 from boardenvs.core import Game
 from boardenvs.registry import register_opponent
@@ -156,6 +156,16 @@ def fast_initial_state(game_name: str) -> Callable[[Game, np.random.Generator], 
     return lambda game, rng: game.initial_state(rng)
 
 
+def random_games(game_name: str, game: Game, rng: np.random.Generator | int, games: int) -> list[int]:
+    """Play ``games`` whole random games of ``game`` (named ``game_name``): each from the game's fast start by its
+    fast playout (compiled where they are), numbers from one stream of ``rng``; the plies of each game. The very
+    games of ``game.initial_state(rng)`` + the generic playout, only faster."""
+    rng = np.random.default_rng(rng)
+    stream, start = UniformStream(rng), fast_initial_state(game_name)
+    playout = fast_playout(game_name) or random_playout
+    return [playout(game, start(game, rng), stream, -1).ply for _ in range(games)]
+
+
 def register_games() -> None:
     """Hand every game's knowledge to the registries below: its scripted agents to :mod:`baselines.factory`, its
     value, priors and playout to :mod:`baselines.search.knowledge`, Splendor's event values to RHEA."""
@@ -191,6 +201,7 @@ __all__ = [
     "RandomNoStopAgent",
     "fast_initial_state",
     "fast_playout",
+    "random_games",
     "games_with_values",
     "move_priors",
     "register_games",

@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from baselines.games import random_games
 from baselines.games.gravwell import compiled
-from baselines.search.compiled import load_kernels
 from baselines.search.playout import UniformStream, random_playout
 from boardenvs.games.gravwell import Gravwell, GravwellState
 from tests.gravwell.helpers import turn_state
@@ -147,36 +147,15 @@ def test_the_python_playout_takes_over_without_numba_and_plays_the_same_games() 
     game = Gravwell(num_players=4)
     state = random_game(game, 3)[30]
     expected = compiled.gravwell_playout(game, state, UniformStream(np.random.default_rng(8)), -1)
-    games = compiled.compiled_random_games(game, 5, 3)
+    games = random_games("gravwell", game, 5, 3)
     with compiled.python_only():
         assert compiled.compiled_playout(game, state, UniformStream(np.random.default_rng(8)), -1) is None
         fallback = compiled.gravwell_playout(game, state, UniformStream(np.random.default_rng(8)), -1)
-        assert compiled.compiled_random_games(game, 5, 3) == games
+        assert random_games("gravwell", game, 5, 3) == games
     assert fallback.key() == expected.key() and compiled.DISABLE_VARIABLE not in os.environ
     assert compiled.compiled_playout(game, state, UniformStream(np.random.default_rng(8)), -1).key() == expected.key()
 
 
-def test_the_variable_set_to_one_turns_the_compiled_playout_off(monkeypatch: pytest.MonkeyPatch) -> None:
-    game = Gravwell(num_players=2)
-    monkeypatch.setenv(compiled.DISABLE_VARIABLE, "1")
-    load_kernels.cache_clear()
-    try:
-        assert compiled.compiled_playout(game, game.initial_state(np.random.default_rng(0)), UniformStream(
-            np.random.default_rng(0)), -1) is None  # fmt: skip
-    finally:
-        monkeypatch.delenv(compiled.DISABLE_VARIABLE)
-        load_kernels.cache_clear()
-    assert load_kernels("baselines.games.gravwell.kernels") is not None
-
-
-def test_finished_games_and_zero_plies_come_back_unchanged() -> None:
-    game = Gravwell(num_players=2)
-    start = game.initial_state(np.random.default_rng(0))
-    stream = UniformStream(np.random.default_rng(0))
-    assert compiled.compiled_playout(game, start, stream, 0) is start and stream.index == 0
-    end = compiled.compiled_playout(game, start, stream, -1)
-    index = stream.index
-    assert game.is_terminal(end) and compiled.compiled_playout(game, end, stream, -1) is end and stream.index == index
 
 
 def test_the_returned_state_plays_on_in_the_engine() -> None:

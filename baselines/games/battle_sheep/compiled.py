@@ -22,7 +22,7 @@ keeps them ascending, as ``transitions.with_stack`` does). The engine keeps no p
 **The start too.** A random game's field is drawn by ``initial_state`` with one ``rng.integers`` per cell, which
 in Python costs several times the whole compiled game. :func:`compiled_initial_state` grows the same field from
 the same draws (Numba's ``Generator.integers`` draws as NumPy's, and leaves the generator in the same state), so
-:func:`compiled_random_games` plays the very games of ``initial_state`` + :func:`random_playout`.
+``baselines.games.random_games`` plays the very games of ``initial_state`` + :func:`random_playout`.
 
 **Without Numba** (the core install, or ``BOARDENVS_NO_COMPILE=1``) :func:`compiled_playout` returns ``None`` and
 :func:`battle_sheep_playout` plays the generic playout. Compiled code is cached on disk (``cache=True``).
@@ -162,17 +162,6 @@ def battle_sheep_playout(game: Game, state: BattleSheepState, stream: UniformStr
     return final if final is not None else random_playout(game, state, stream, plies)
 
 
-def compiled_random_games(game: Game, rng: np.random.Generator | int, games: int) -> int:
-    """Play ``games`` whole random games, each from ``game.initial_state(rng)`` (by :func:`compiled_initial_state`
-    where it can be) by :func:`battle_sheep_playout` with numbers from ``rng`` (the speed measure); returns the plies
-    played."""
-    rng = np.random.default_rng(rng)
-    stream = UniformStream(rng)
-    plies = 0
-    for _ in range(games):
-        plies += battle_sheep_playout(game, battle_sheep_initial_state(game, rng), stream, -1).ply
-    return plies
-
 
 def battle_sheep_initial_state(game: Game, rng: np.random.Generator) -> BattleSheepState:
     """``game.initial_state(rng)``: :func:`compiled_initial_state` where Numba is installed, else the engine's; the
@@ -187,7 +176,6 @@ __all__ = [
     "battle_sheep_playout",
     "compiled_initial_state",
     "compiled_playout",
-    "compiled_random_games",
     "game_arrays",
     "python_only",
 ]

@@ -157,22 +157,11 @@ def gravwell_playout(game: Game, state: GravwellState, stream: UniformStream, pl
     return final if final is not None else random_playout(game, state, stream, plies)
 
 
-def compiled_random_games(game: Game, rng: np.random.Generator | int, games: int) -> int:
-    """Play ``games`` whole random games, each from ``game.initial_state(rng)`` by :func:`gravwell_playout` with
-    numbers from ``rng`` (compiled where it can be: the speed measure); returns the plies played."""
-    rng = np.random.default_rng(rng)
-    stream = UniformStream(rng)
-    plies = 0
-    for _ in range(games):
-        plies += gravwell_playout(game, game.initial_state(rng), stream, -1).ply
-    return plies
-
 
 __all__ = [
     "DISABLE_VARIABLE",
     "EVENT_KINDS",
     "compiled_playout",
-    "compiled_random_games",
     "game_arrays",
     "gravwell_playout",
     "python_only",

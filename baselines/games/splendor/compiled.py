@@ -182,21 +182,10 @@ def splendor_playout(game: Game, state: SplendorState, stream: UniformStream, pl
     return final if final is not None else random_playout(game, state, stream, plies)
 
 
-def compiled_random_games(game: Game, rng: np.random.Generator | int, games: int) -> int:
-    """Play ``games`` whole random games, each from ``game.initial_state(rng)`` by :func:`splendor_playout` with
-    numbers from ``rng`` (compiled where it can be: the speed measure); returns the plies played."""
-    rng = np.random.default_rng(rng)
-    stream = UniformStream(rng)
-    plies = 0
-    for _ in range(games):
-        plies += splendor_playout(game, game.initial_state(rng), stream, -1).ply
-    return plies
-
 
 __all__ = [
     "DISABLE_VARIABLE",
     "compiled_playout",
-    "compiled_random_games",
     "game_tables",
     "is_covered",
     "python_only",
