@@ -22,6 +22,7 @@ from boardenvs.games.battle_sheep import BattleSheep, BattleSheepState
 from boardenvs.games.battle_sheep.config import PRESETS
 from tests.battle_sheep.helpers import board, small_game
 from tests.battle_sheep.make_golden import GOLDEN_DIR
+from tests.playouts import both_playouts, positions_before_the_end
 
 pytest.importorskip("numba")
 if os.environ.get(compiled.DISABLE_VARIABLE, "") not in ("", "0"):
@@ -37,33 +38,16 @@ def setting_game(name: str, players: int) -> BattleSheep:
     return BattleSheep(**{**PRESETS[name], "num_players": players})
 
 
-def random_game(game: BattleSheep, seed: int) -> list[BattleSheepState]:
-    """Every position of one random game (the start included, the end excluded)."""
-    rng = np.random.default_rng(seed)
-    state, positions = game.initial_state(rng), []
-    while not game.is_terminal(state):
-        positions.append(state)
-        legal = game.legal_actions(state)
-        state = game.apply(state, int(legal[rng.integers(len(legal))]))
-    return positions
-
-
 def same_playout(
     game: BattleSheep, state: BattleSheepState, seed: int, plies: int, block: int = 4096
 ) -> BattleSheepState:
     """Both playouts from ``state`` with equal streams reach the same state using the same numbers; returns it."""
-    generic = UniformStream(np.random.default_rng(seed), block)
-    fast = UniformStream(np.random.default_rng(seed), block)
-    before, stacks = state.key(), state.stacks
-    expected = random_playout(game, state, generic, plies)
-    found = compiled.compiled_playout(game, state, fast, plies)
-    assert found.key() == expected.key(), (state, plies)
+    stacks = state.stacks
+    expected, found = both_playouts(game, state, compiled.compiled_playout, seed, plies, block)
     assert found.stacks == expected.stacks and found.truncated == expected.truncated
     assert found.owner.dtype == expected.owner.dtype and found.counts.dtype == expected.counts.dtype
     assert all(type(getattr(found, name)) is int for name in ("placed", "current_player", "ply"))
-    assert (fast.index, fast.values) == (generic.index, generic.values)
-    assert game.returns(found).tolist() == game.returns(expected).tolist()
-    assert state.key() == before and state.stacks == stacks
+    assert state.stacks == stacks
     return found
 
 
@@ -83,7 +67,7 @@ def test_random_positions_of_every_setting_play_out_as_the_generic_playout(name:
     game = setting_game(name, players)
     rng = np.random.default_rng(players)
     for seed in range(2):
-        for index, state in enumerate(random_game(game, seed)):
+        for index, state in enumerate(positions_before_the_end(game, seed)):
             if rng.random() < 0.2:
                 view = game.determinize(state, state.current_player, rng) if rng.random() < 0.5 else state
                 same_playout(game, view, seed=1000 * seed + index, plies=int(rng.choice(PLIES)))
@@ -142,7 +126,7 @@ def test_a_block_of_seven_numbers_refills_where_the_generic_playout_does() -> No
     for seed in range(3):
         start = game.initial_state(np.random.default_rng(seed))
         same_playout(game, start, seed=seed, plies=-1, block=7)
-        same_playout(game, random_game(game, seed)[10 + seed], seed=seed, plies=13, block=7)
+        same_playout(game, positions_before_the_end(game, seed)[10 + seed], seed=seed, plies=13, block=7)
 
 
 def capped_game(cap: int) -> BattleSheep:
@@ -166,7 +150,7 @@ def test_the_move_cap_truncates_the_game_as_game_apply_does(cap: int) -> None:
 
 def test_the_python_playout_takes_over_without_numba_and_plays_the_same_games() -> None:
     game = BattleSheep()
-    state = random_game(game, 3)[20]
+    state = positions_before_the_end(game, 3)[20]
     expected = compiled.battle_sheep_playout(game, state, UniformStream(np.random.default_rng(8)), -1)
     games = random_games("battle_sheep", game, 5, 3)
     with compiled.python_only():

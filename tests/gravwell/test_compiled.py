@@ -19,6 +19,7 @@ from baselines.search.playout import UniformStream, random_playout
 from boardenvs.games.gravwell import Gravwell, GravwellState
 from tests.gravwell.helpers import turn_state
 from tests.gravwell.make_golden import GOLDEN_DIR
+from tests.playouts import both_playouts, positions_before_the_end
 
 pytest.importorskip("numba")
 if os.environ.get(compiled.DISABLE_VARIABLE, "") not in ("", "0"):
@@ -39,29 +40,10 @@ def config_id(config: dict) -> str:
     return ",".join(f"{key}={value}" for key, value in config.items())
 
 
-def random_game(game: Gravwell, seed: int) -> list[GravwellState]:
-    """Every position of one random game (the start included, the end excluded)."""
-    rng = np.random.default_rng(seed)
-    state, positions = game.initial_state(rng), []
-    while not game.is_terminal(state):
-        positions.append(state)
-        legal = game.legal_actions(state)
-        state = game.apply(state, int(legal[rng.integers(len(legal))]))
-    return positions
-
-
 def same_playout(game: Gravwell, state: GravwellState, seed: int, plies: int, block: int = 4096) -> GravwellState:
     """Both playouts from ``state`` with equal streams reach the same state using the same numbers; returns it."""
-    generic = UniformStream(np.random.default_rng(seed), block)
-    fast = UniformStream(np.random.default_rng(seed), block)
-    before = state.key()
-    expected = random_playout(game, state, generic, plies)
-    found = compiled.compiled_playout(game, state, fast, plies)
-    assert found.key() == expected.key(), (state, plies)
+    expected, found = both_playouts(game, state, compiled.compiled_playout, seed, plies, block)
     assert found.direction == expected.direction and found.events == expected.events
-    assert (fast.index, fast.values) == (generic.index, generic.values)
-    assert game.returns(found).tolist() == game.returns(expected).tolist()
-    assert state.key() == before
     return found
 
 
@@ -80,7 +62,7 @@ def test_random_positions_and_their_determinized_views_play_out_as_the_generic_p
     game = Gravwell(**config)
     rng = np.random.default_rng(len(config) + game.n)
     for seed in range(3):
-        for index, state in enumerate(random_game(game, seed)):
+        for index, state in enumerate(positions_before_the_end(game, seed)):
             if rng.random() < 0.25:
                 view = game.determinize(state, state.current_player, rng) if rng.random() < 0.5 else state
                 same_playout(game, view, seed=1000 * seed + index, plies=int(rng.choice(PLIES)))
@@ -122,7 +104,7 @@ def test_a_block_of_seven_numbers_refills_where_the_generic_playout_does() -> No
     for seed in range(3):
         start = game.initial_state(np.random.default_rng(seed))
         same_playout(game, start, seed=seed, plies=-1, block=7)
-        same_playout(game, random_game(game, seed)[40 + seed], seed=seed, plies=13, block=7)
+        same_playout(game, positions_before_the_end(game, seed)[40 + seed], seed=seed, plies=13, block=7)
 
 
 @pytest.mark.parametrize("max_plies", [1, 7, 45, 100, 150])
@@ -145,7 +127,7 @@ def test_an_escape_on_the_capped_ply_stands() -> None:
 
 def test_the_python_playout_takes_over_without_numba_and_plays_the_same_games() -> None:
     game = Gravwell(num_players=4)
-    state = random_game(game, 3)[30]
+    state = positions_before_the_end(game, 3)[30]
     expected = compiled.gravwell_playout(game, state, UniformStream(np.random.default_rng(8)), -1)
     games = random_games("gravwell", game, 5, 3)
     with compiled.python_only():

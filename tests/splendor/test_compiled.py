@@ -19,6 +19,7 @@ from baselines.search.playout import UniformStream, random_playout
 from boardenvs import make_game
 from boardenvs.games.splendor import Splendor, SplendorState
 from boardenvs.games.splendor.config import PRESETS
+from tests.playouts import both_playouts, positions_before_the_end
 from tests.splendor.make_golden import GOLDEN_DIR
 
 pytest.importorskip("numba")
@@ -26,17 +27,6 @@ if os.environ.get(compiled.DISABLE_VARIABLE, "") not in ("", "0"):
     pytest.skip(f"{compiled.DISABLE_VARIABLE} is set: the Python playout only", allow_module_level=True)
 
 PLIES = (1, 2, 5, -1)
-
-
-def random_game(game: Splendor, seed: int) -> list[SplendorState]:
-    """Every position of one random game (the start included, the end excluded)."""
-    rng = np.random.default_rng(seed)
-    state, positions = game.initial_state(rng), []
-    while not game.is_terminal(state):
-        positions.append(state)
-        legal = game.legal_actions(state)
-        state = game.apply(state, int(legal[rng.integers(len(legal))]))
-    return positions
 
 
 def assert_same_state(found: SplendorState, expected: SplendorState) -> None:
@@ -52,15 +42,8 @@ def assert_same_state(found: SplendorState, expected: SplendorState) -> None:
 
 def same_playout(game: Splendor, state: SplendorState, seed: int, plies: int, block: int = 4096) -> SplendorState:
     """Both playouts from ``state`` with equal streams reach the same state using the same numbers; returns it."""
-    generic = UniformStream(np.random.default_rng(seed), block)
-    fast = UniformStream(np.random.default_rng(seed), block)
-    before = state.key()
-    expected = random_playout(game, state, generic, plies)
-    found = compiled.compiled_playout(game, state, fast, plies)
+    expected, found = both_playouts(game, state, compiled.compiled_playout, seed, plies, block)
     assert_same_state(found, expected)
-    assert (fast.index, fast.values) == (generic.index, generic.values)
-    assert game.returns(found).tolist() == game.returns(expected).tolist()
-    assert state.key() == before
     return found
 
 
@@ -81,7 +64,7 @@ def test_random_positions_and_their_determinized_views_play_out_as_the_generic_p
     rng = np.random.default_rng(len(preset))
     phases = set()
     for seed in range(4):
-        for index, state in enumerate(random_game(game, seed)):
+        for index, state in enumerate(positions_before_the_end(game, seed)):
             if rng.random() < 0.2 or state.phase:
                 view = game.determinize(state, state.current_player, rng) if rng.random() < 0.5 else state
                 same_playout(game, view, seed=1000 * seed + index, plies=int(rng.choice(PLIES)))
@@ -103,7 +86,7 @@ def test_noble_choices_and_passes_play_out_as_the_generic_playout(preset: str) -
     pass_id = game.spec.num_actions - 1
     nobles = passes = 0
     for seed in range(80):
-        positions = random_game(game, seed)
+        positions = positions_before_the_end(game, seed)
         for index, state in enumerate(positions):
             choosing = state.phase == 2  # several nobles qualify (official rules)
             passing = pass_id in game.legal_actions(state).tolist()
@@ -120,7 +103,7 @@ def test_a_block_of_seven_numbers_refills_where_the_generic_playout_does() -> No
         game = make_game("splendor", preset=preset)
         for seed in range(3):
             same_playout(game, game.initial_state(np.random.default_rng(seed)), seed=seed, plies=-1, block=7)
-            same_playout(game, random_game(game, seed)[20 + seed], seed=seed, plies=13, block=7)
+            same_playout(game, positions_before_the_end(game, seed)[20 + seed], seed=seed, plies=13, block=7)
 
 
 @pytest.mark.parametrize("max_plies", [10, 37, 64])
@@ -158,7 +141,7 @@ def test_a_config_outside_the_presets_falls_back_to_the_generic_playout() -> Non
 
 def test_the_python_playout_takes_over_without_numba_and_plays_the_same_games() -> None:
     game = make_game("splendor", preset="rinascimento")
-    state = random_game(game, 3)[30]
+    state = positions_before_the_end(game, 3)[30]
     expected = compiled.splendor_playout(game, state, UniformStream(np.random.default_rng(8)), -1)
     games = random_games("splendor", game, 5, 3)
     with compiled.python_only():
