@@ -13,11 +13,18 @@ import contextlib
 import functools
 import importlib
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import ModuleType
+
+import numpy as np
+
+from baselines.search.playout import UniformStream
 
 DISABLE_VARIABLE = "BOARDENVS_NO_COMPILE"
 """Set to ``1`` to play the Python playouts even where Numba is installed."""
+FINISHED, NEED_NUMBERS = 0, 1
+"""The statuses every playout kernel returns (a kernel may add its own): the game ended or the plies were played;
+the block of random numbers ran out before a draw (refill the stream and call again)."""
 
 
 def compiling_disabled() -> bool:
@@ -52,4 +59,24 @@ def python_only() -> Iterator[None]:
         load_kernels.cache_clear()
 
 
-__all__ = ["DISABLE_VARIABLE", "compiling_disabled", "load_kernels", "python_only"]
+def run_to_the_end(run: Callable[[np.ndarray, int], tuple[int, int]], stream: UniformStream) -> int:
+    """Call a playout kernel, ``run(block, index) -> (status, index)``, with the stream's block of numbers until it
+    stops for another reason than :data:`NEED_NUMBERS` (refilling the block each time it does, where the Python
+    playout refills); the stream's index follows the kernel's. Returns the last status."""
+    while True:
+        status, index = run(stream.array, stream.index)
+        stream.index = index
+        if status != NEED_NUMBERS:
+            return status
+        stream.refill()
+
+
+__all__ = [
+    "DISABLE_VARIABLE",
+    "FINISHED",
+    "NEED_NUMBERS",
+    "compiling_disabled",
+    "load_kernels",
+    "python_only",
+    "run_to_the_end",
+]

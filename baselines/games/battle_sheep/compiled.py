@@ -31,11 +31,12 @@ the same draws (Numba's ``Generator.integers`` draws as NumPy's, and leaves the 
 from __future__ import annotations
 
 import functools
+from functools import partial
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from baselines.search.compiled import DISABLE_VARIABLE, load_kernels, python_only
+from baselines.search.compiled import DISABLE_VARIABLE, load_kernels, python_only, run_to_the_end
 from baselines.search.playout import UniformStream, random_playout
 from boardenvs.core import TERMINAL, Game
 from boardenvs.games.battle_sheep.config import MAX_PLAYERS, BattleSheepConfig
@@ -127,14 +128,9 @@ def compiled_playout(game: Game, state: BattleSheepState, stream: UniformStream,
         return state
     shared = game_arrays(game.config, game.spec.max_game_length)
     arrays = state_arrays(kernels, state, plies)
-    while True:  # the kernel stops before a draw when the block of numbers is used up
-        status, index = kernels.run(*shared, *arrays, stream.array, stream.index)
-        stream.index = index
-        if status == kernels.FINISHED:
-            break
-        if status == kernels.NO_MOVE:  # the generic playout fails the same way (an empty list of actions)
-            raise IndexError(f"player {arrays.counters[kernels.PLAYER]} is to move but has no legal action")
-        stream.refill()
+    if run_to_the_end(partial(kernels.run, *shared, *arrays), stream) == kernels.NO_MOVE:
+        # the generic playout fails the same way (an empty list of actions)
+        raise IndexError(f"player {arrays.counters[kernels.PLAYER]} is to move but has no legal action")
     return state_of(kernels, arrays)
 
 

@@ -28,11 +28,12 @@ cached on disk (``cache=True``): only the first process after an install compile
 from __future__ import annotations
 
 import functools
+from functools import partial
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from baselines.search.compiled import DISABLE_VARIABLE, load_kernels, python_only
+from baselines.search.compiled import DISABLE_VARIABLE, load_kernels, python_only, run_to_the_end
 from baselines.search.playout import UniformStream, random_playout
 from boardenvs.core import TERMINAL, Game
 from boardenvs.games.gravwell.cards import NUM_CARDS, VALUES
@@ -141,12 +142,7 @@ def compiled_playout(game: Game, state: GravwellState, stream: UniformStream, pl
         return state
     shared = game_arrays(game.config, game.spec.max_game_length)
     arrays = state_arrays(kernels, state, plies)
-    while True:  # the kernel stops before a draw when the block of numbers is used up
-        status, index = kernels.run(shared.rules, shared.cards, tuple(arrays), stream.array, stream.index)
-        stream.index = index
-        if status == kernels.FINISHED:
-            break
-        stream.refill()
+    run_to_the_end(partial(kernels.run, shared.rules, shared.cards, tuple(arrays)), stream)
     return state_of(kernels, state, arrays)
 
 

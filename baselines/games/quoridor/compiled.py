@@ -23,20 +23,16 @@ an install compiles (a few seconds); later ones load it.
 from __future__ import annotations
 
 import functools
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from baselines.search.compiled import DISABLE_VARIABLE, load_kernels, python_only
+from baselines.search.compiled import DISABLE_VARIABLE, load_kernels, python_only, run_to_the_end
 from baselines.search.playout import UniformStream
 from boardenvs.core import TERMINAL, Game
 from boardenvs.games.quoridor.state import QuoridorState
 from boardenvs.games.quoridor.tables import DIRECTIONS, SIDES, Tables, bits_of
-
-NEED_NUMBERS = 1
-"""Status of :func:`_run`: the block of random numbers ran out before a draw (refill and call again)."""
-FINISHED = 0
-"""Status of :func:`_run`: the game ended or the plies were played."""
 
 
 class _Geometry:
@@ -96,15 +92,11 @@ def compiled_playout(game: Game, state: QuoridorState, stream: UniformStream, pl
     placed = np.empty(int(walls_left.sum()), dtype=np.int64)
     # counters: player, ply, plies left, placed walls, winner, truncated
     counters = np.array([state.current_player, state.ply, plies, 0, state.winner, 0], dtype=np.int64)
-    while True:  # the kernel stops before a draw when the block of numbers is used up
-        status, index = kernels.run(
-            shape.n, shape.step, shape.sides, shape.blocks, shape.conflicts, shape.goals, opened, free, pawns,
-            walls_left, placed, counters, game.spec.max_game_length, game.liberal, stream.array, stream.index,
-        )  # fmt: skip
-        stream.index = index
-        if status == FINISHED:
-            break
-        stream.refill()
+    run = partial(
+        kernels.run, shape.n, shape.step, shape.sides, shape.blocks, shape.conflicts, shape.goals, opened, free,
+        pawns, walls_left, placed, counters, game.spec.max_game_length, game.liberal,
+    )  # fmt: skip
+    run_to_the_end(run, stream)
     board = state.board.with_walls(placed[: counters[3]].tolist())
     player, ply, _, _, winner, truncated = counters.tolist()
     return QuoridorState(tuple(pawns.tolist()), tuple(walls_left.tolist()), board, player, ply, bool(truncated), winner)

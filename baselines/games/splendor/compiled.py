@@ -30,11 +30,12 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from functools import partial
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from baselines.search.compiled import DISABLE_VARIABLE, load_kernels, python_only
+from baselines.search.compiled import DISABLE_VARIABLE, load_kernels, python_only, run_to_the_end
 from baselines.search.playout import UniformStream, random_playout
 from boardenvs.core import TERMINAL, Game
 from boardenvs.games.splendor.config import PRESETS, SplendorConfig
@@ -163,13 +164,7 @@ def compiled_playout(game: Game, state: SplendorState, stream: UniformStream, pl
         return state
     tables = game_tables(kernels, game.config)
     playout = playout_arrays(kernels, game, state, plies)
-    while True:  # the kernel stops before a draw when the block of numbers is used up
-        status, index = kernels.run(tables, state.decks, playout.arrays, playout.backup, playout.legal,
-                                    stream.array, stream.index)  # fmt: skip
-        stream.index = index
-        if status == kernels.FINISHED:
-            break
-        stream.refill()
+    run_to_the_end(partial(kernels.run, tables, state.decks, playout.arrays, playout.backup, playout.legal), stream)
     counters = playout.arrays[-1]
     before = state if counters[kernels.PLAYED] == 1 else state_of(kernels, state, playout.backup)
     return game.apply(before, int(counters[kernels.LAST_ACTION]))  # the last ply records its events
