@@ -130,6 +130,8 @@ def test_the_command_plays_resumes_and_refits_from_its_logs_alone(tmp_path: Path
     assert "## node_conquest (the default config)\n\n12 games, " in page and "| 1 | greedy | `greedy` |" in page
     assert "hours of play (the project's 2-core machine, shared with other jobs, 1 worker)" in page
     assert (tmp_path / "timing.csv").read_text().count("\n") == 1 + 3
+    run(tmp_path, *agents, "--games-per-pairing", "4")  # every game already logged: nothing played, no time added
+    assert (tmp_path / "timing.csv").read_text().count("\n") == 1 + 3
     assert (results / "ladder_node_conquest.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "Not yet fitted: quoridor, splendor, gravwell, battle_sheep." in page
     run(tmp_path, *agents, "--games-per-pairing", "4", "--rounds", "2")

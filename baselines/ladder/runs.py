@@ -92,15 +92,22 @@ def play_ladder(roster: Roster, folder: Path, settings: PlaySettings) -> list[Ga
             started = time.perf_counter()
             log = folder / f"round_{number:03d}" / f"{a}{PAIR_SEPARATOR}{b}.jsonl"
             log.parent.mkdir(parents=True, exist_ok=True)
+            logged = _lines_in(log)
             tournament(
                 game, {a: agents[a], b: agents[b]}, settings.games_per_pairing, seed=settings.seed + number,
                 workers=settings.workers, log_path=log, backend=settings.backend, ray_address=settings.ray_address,
             )  # fmt: skip
             seconds = time.perf_counter() - started
-            _log_timing(folder, number, a, b, settings, seconds)
+            if _lines_in(log) > logged:  # a pair whose games were all in its log already took no playing time
+                _log_timing(folder, number, a, b, settings, seconds)
             if settings.progress:
                 print(f"[round {number}] {a} vs {b}: {settings.games_per_pairing} games, {seconds:.1f} s", flush=True)
     return ladder_records(folder)
+
+
+def _lines_in(path: Path) -> int:
+    """The complete lines of the file at ``path`` (0 if there is none)."""
+    return path.read_bytes().count(b"\n") if path.is_file() else 0
 
 
 def _log_timing(folder: Path, number: int, a: str, b: str, settings: PlaySettings, seconds: float) -> None:
