@@ -156,14 +156,19 @@ def fast_initial_state(game_name: str) -> Callable[[Game, np.random.Generator], 
     return lambda game, rng: game.initial_state(rng)
 
 
-def random_games(game_name: str, game: Game, rng: np.random.Generator | int, games: int) -> list[int]:
-    """Play ``games`` whole random games of ``game`` (named ``game_name``): each from the game's fast start by its
-    fast playout (compiled where they are), numbers from one stream of ``rng``; the plies of each game. The very
-    games of ``game.initial_state(rng)`` + the generic playout, only faster."""
-    rng = np.random.default_rng(rng)
-    stream, start = UniformStream(rng), fast_initial_state(game_name)
+def random_game(game_name: str, game: Game, rng: np.random.Generator, stream: UniformStream) -> Any:
+    """The final state of one whole random game of ``game`` (named ``game_name``): from the game's fast start
+    (setup drawn from ``rng``) by its fast playout (compiled where they are), moves from ``stream``. The very game of
+    ``game.initial_state(rng)`` + the generic playout, only faster."""
     playout = fast_playout(game_name) or random_playout
-    return [playout(game, start(game, rng), stream, -1).ply for _ in range(games)]
+    return playout(game, fast_initial_state(game_name)(game, rng), stream, -1)
+
+
+def random_games(game_name: str, game: Game, rng: np.random.Generator | int, games: int) -> list[int]:
+    """The plies of ``games`` :func:`random_game` games, setups and moves drawn from ``rng`` (one stream)."""
+    rng = np.random.default_rng(rng)
+    stream = UniformStream(rng)
+    return [random_game(game_name, game, rng, stream).ply for _ in range(games)]
 
 
 def register_games() -> None:
@@ -201,6 +206,7 @@ __all__ = [
     "RandomNoStopAgent",
     "fast_initial_state",
     "fast_playout",
+    "random_game",
     "random_games",
     "games_with_values",
     "move_priors",

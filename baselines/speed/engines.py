@@ -37,19 +37,18 @@ def fast_playout_games(name: str, game: boardenvs.Game, seconds: float, seed: in
     Python, so this row is the engine's random-game speed rather than a per-ply call's."""
     import importlib.util
 
-    from baselines.games import fast_initial_state, fast_playout
+    from baselines.games import fast_playout, random_game
     from baselines.search.compiled import compiling_disabled
     from baselines.search.playout import UniformStream
 
-    playout, start = fast_playout(name), fast_initial_state(name)
-    if playout is None:
+    if fast_playout(name) is None:
         return None
     rng = np.random.default_rng(seed)
     stream = UniformStream(rng)
     compiled = importlib.util.find_spec("numba") is not None and not compiling_disabled()
 
     def play() -> int:
-        return int(playout(game, start(game, rng), stream, -1).ply)
+        return int(random_game(name, game, rng, stream).ply)
 
     return timed(f"{game.spec.name} random games, {'compiled' if compiled else 'Python'} playout", seconds, play)
 
