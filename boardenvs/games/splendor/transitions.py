@@ -9,6 +9,9 @@ player's events gives the paper's synthesis sigma. Which actions are legal is ``
 
 from __future__ import annotations
 
+from functools import lru_cache
+from typing import NamedTuple
+
 import numpy as np
 
 from boardenvs.core import TERMINAL
@@ -24,6 +27,7 @@ from boardenvs.games.splendor.state import (
     NOBLE,
     NOBLES_TAKEN,
     PAY,
+    PLAYER_COLUMNS,
     POINTS,
     RETURN,
     SplendorState,
@@ -42,6 +46,8 @@ from boardenvs.games.splendor.tables import (
 )  # fmt: skip
 from boardenvs.games.splendor.tables import PAY as PAY_KIND
 from boardenvs.games.splendor.tables import RETURN as RETURN_KIND
+
+_new_state = object.__new__
 
 
 # -- a transition -------------------------------------------------------------------------------
@@ -83,33 +89,59 @@ def _perform(config: SplendorConfig, tables: ActionTables, state: SplendorState,
 # -- setup --------------------------------------------------------------------------------------
 def initial_state(config: SplendorConfig, tables: ActionTables, rng: np.random.Generator) -> SplendorState:
     """Shuffled decks, ``face_up`` cards per level, ``nobles`` nobles and a random start player."""
+    setup = _setup(config, tables)
+    decks = setup.decks.copy()
+    for level, ids in enumerate(setup.level_ids):
+        decks[level, : len(ids)] = rng.permutation(ids)
+    nobles = rng.permutation(tables.cards.num_nobles)[: config.nobles].astype(np.int16)
+    first = int(rng.integers(config.num_players))
+    state = _new_state(SplendorState)
+    state.supply, state.players, state.decks = setup.supply.copy(), setup.players.copy(), decks
+    state.top, state.face_up = setup.top.copy(), decks[:, : config.face_up].copy()
+    state.reserved, state.hidden, state.nobles = setup.reserved.copy(), setup.hidden.copy(), nobles
+    state.phase, state.current_player, state.first_player, state.end_triggered = MAIN, first, first, False
+    state.passes = state.ply = 0
+    state.truncated, state.paying, state.gold_plan, state.mask = False, -1, NO_PLAN, None
+    state.events = _setup_events(decks, nobles, config.face_up)
+    return state
+
+
+class _Setup(NamedTuple):
+    """What every game of a config starts from (arrays to copy), built once per config."""
+
+    level_ids: tuple[np.ndarray, ...]
+    decks: np.ndarray
+    supply: np.ndarray
+    players: np.ndarray
+    top: np.ndarray
+    reserved: np.ndarray
+    hidden: np.ndarray
+
+
+@lru_cache(maxsize=64)
+def _setup(config: SplendorConfig, tables: ActionTables) -> _Setup:
     cards, n = tables.cards, config.num_players
-    width = max(len(ids) for ids in cards.by_level)
-    decks = np.full((NUM_LEVELS, width), -1, dtype=np.int16)
-    for level, ids in enumerate(cards.by_level):
-        decks[level, : len(ids)] = rng.permutation(np.array(ids, dtype=np.int16))
-    nobles = rng.permutation(cards.num_nobles)[: config.nobles].astype(np.int16)
-    first = int(rng.integers(n))
-    state = SplendorState(
+    return _Setup(
+        level_ids=tuple(np.array(ids, dtype=np.int16) for ids in cards.by_level),
+        decks=np.full((NUM_LEVELS, max(len(ids) for ids in cards.by_level)), -1, dtype=np.int16),
         supply=np.array([config.tokens_per_colour] * 5 + [config.gold], dtype=np.int16),
-        players=np.zeros((n, 14), dtype=np.int16),
-        decks=decks,
+        players=np.zeros((n, PLAYER_COLUMNS), dtype=np.int16),
         top=np.full(NUM_LEVELS, config.face_up, dtype=np.int16),
-        face_up=decks[:, : config.face_up].copy(),
         reserved=np.full((n, config.max_reserved), -1, dtype=np.int16),
         hidden=np.zeros((n, config.max_reserved), dtype=bool),
-        nobles=nobles,
-        phase=MAIN, current_player=first, first_player=first, end_triggered=False, passes=0, ply=0,
-    )  # fmt: skip
+    )
+
+
+def _setup_events(decks: np.ndarray, nobles: np.ndarray, face_up: int) -> tuple[Event, ...]:
+    """The setup's records: each face-up card drawn then placed, level by level, then each noble placed."""
     setup = []
-    for level in range(NUM_LEVELS):
-        for col in range(config.face_up):
-            card = int(decks[level, col])
+    for level, row in enumerate(decks[:, :face_up].tolist()):
+        for column, card in enumerate(row):
             setup.append(Event(0, ev.ENGINE, ev.DRAW_CARD, card=card, deck=level))
-            setup.append(Event(0, ev.ENGINE, ev.FILL_CARD, card=card, deck=level, position=col))
-    setup += [Event(0, ev.ENGINE, ev.FILL_NOBLE, noble=int(k), position=i) for i, k in enumerate(nobles)]
-    state.events = tuple(setup)
-    return state
+            setup.append(Event(0, ev.ENGINE, ev.FILL_CARD, card=card, deck=level, position=column))
+    for slot, noble in enumerate(nobles.tolist()):
+        setup.append(Event(0, ev.ENGINE, ev.FILL_NOBLE, noble=noble, position=slot))
+    return tuple(setup)
 
 
 # -- tokens -------------------------------------------------------------------------------------
