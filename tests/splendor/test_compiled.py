@@ -72,6 +72,21 @@ def test_random_positions_and_their_determinized_views_play_out_as_the_generic_p
     assert phases >= ({0} if game.config.rinascimento else {0, 1, 3})  # official: token returns, gold payments
 
 
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_the_kernels_list_the_engines_legal_actions_and_read_back_the_same_state(preset: str) -> None:
+    game = make_game("splendor", preset=preset)
+    kernels = compiled.load_kernels("baselines.games.splendor.kernels")
+    tables = compiled.game_tables(kernels, game.config)
+    for seed in range(3):
+        for state in positions_before_the_end(game, seed):
+            playout = compiled.playout_arrays(kernels, game, state, 1)
+            count = kernels.list_legal(tables, kernels.state_views(tables[0], playout.flat), playout.legal)
+            assert playout.legal[:count].tolist() == game.legal_actions(state).tolist()
+            mask = compiled.mask_of(playout.legal, count, game.spec.num_actions)
+            assert mask.tolist() == game.legal_action_mask(state).tolist()
+            assert_same_state(compiled.state_of(kernels, game, state, playout.flat), state.copy())
+
+
 @pytest.mark.parametrize("preset", ["rinascimento", "2p"])
 def test_whole_random_games_end_as_the_generic_playout_ends_them(preset: str) -> None:
     game = make_game("splendor", preset=preset)
@@ -151,8 +166,6 @@ def test_the_python_playout_takes_over_without_numba_and_plays_the_same_games() 
     assert_same_state(fallback, expected)
     assert compiled.DISABLE_VARIABLE not in os.environ
     assert compiled.compiled_playout(game, state, UniformStream(np.random.default_rng(8)), -1).key() == expected.key()
-
-
 
 
 def test_the_returned_state_plays_on_in_the_engine() -> None:

@@ -18,7 +18,13 @@ refills, so both consume the stream identically.
 **The last ply by the engine.** The state keeps the events of its last action (Rinascimento's Table I records), so
 the kernel keeps the position before each ply and the action it played; :func:`compiled_playout` plays that last
 action with ``Game.apply``, which records the events (and the mask cache stays empty, as the generic playout leaves
-it). Every earlier ply is compiled; the result is equal to the generic playout's, attribute by attribute.
+it). That position is handed over with the legal ids the kernel listed there as its mask (what the engine would
+build, tested at every position), so ``apply`` does not list them again. Every earlier ply is compiled; the result
+is equal to the generic playout's, attribute by attribute.
+
+**One buffer.** The kernels hold the state's arrays as views of one ``int64`` buffer (:func:`layout`,
+``kernels.state_views``), so keeping the position before each ply is one copy, and a state goes in and comes back
+with one conversion each way.
 
 **Covered configs**: those of the presets (:data:`~boardenvs.games.splendor.config.PRESETS`: official 2-4 players,
 Rinascimento 2-4 players) with any ``max_plies``; for others :func:`compiled_playout` returns ``None`` and
@@ -72,6 +78,7 @@ def game_tables(kernels: Any, config: SplendorConfig) -> tuple[np.ndarray, ...]:
         (moves.DIFFERENT_COUNT, config.take_different_count), (moves.LEAST_OFFERED, least_offered(config)),
         (moves.FACE_UP, config.face_up), (moves.MAX_RESERVED, config.max_reserved),
         (moves.MOVE_CAP, config.max_plies), (moves.MIN_NOBLE_TOTAL, tables.min_noble_total),
+        (moves.NOBLES, config.nobles),
     ):  # fmt: skip
         rules[slot] = value
     patterns = np.column_stack([
@@ -79,11 +86,10 @@ def game_tables(kernels: Any, config: SplendorConfig) -> tuple[np.ndarray, ...]:
         tables.same_colour, packed_needs(moves, tables),
     ]).astype(np.int64)  # fmt: skip
     cards = tables.cards
-    candidates = take_candidates(config, tables)
     card_rows = np.column_stack([cards.cost, cards.bonus, cards.points]).astype(np.int64)
     return (
         rules, np.array(tables.starts, dtype=np.int64), patterns, card_rows, cards.noble_req.astype(np.int64),
-        cards.noble_points.astype(np.int64), tables.deck_sizes.astype(np.int64), candidates,
+        cards.noble_points.astype(np.int64), tables.deck_sizes.astype(np.int64), take_groups(moves, tables),
     )  # fmt: skip
 
 
@@ -94,62 +100,98 @@ def packed_needs(moves: Any, tables: ActionTables) -> np.ndarray:
     return (lanes << (moves.LANE_BITS * np.arange(10))).sum(axis=1)
 
 
-def take_candidates(config: SplendorConfig, tables: ActionTables) -> np.ndarray:
-    """``candidates[h]``: the token patterns, ascending and padded with -1, that may be legal for a player holding
-    ``h`` tokens (0..max_tokens; the last row, every pattern, for more). Rinascimento: a take gives back exactly its
-    excess over the cap (``takes.give_exact_excess``); the official rules do not read the hand."""
-    everything = np.arange(len(tables.take))
+def take_groups(moves: Any, tables: ActionTables) -> np.ndarray:
+    """The kernels' ``groups``: the token patterns split into runs of one take (their gives fewest first, as
+    ``tables.rinascimento_takes`` lists them); per run its first pattern, its take packed in lanes, the first pattern
+    giving back at least ``e`` tokens for each ``e`` up to the largest give, and the run's end."""
+    take, give_total = tables.take.astype(np.int64), tables.give_total.astype(np.int64)
+    most = int(give_total.max())
+    firsts = [0] + [index for index in range(1, len(take)) if (take[index] != take[index - 1]).any()]
     rows = []
-    for held in range(config.max_tokens + 1):
-        excess = np.maximum(held + tables.take_total.astype(np.int64) - config.max_tokens, 0)
-        rows.append(everything[tables.give_total == excess] if config.rinascimento else everything)
-    rows.append(everything)
-    candidates = np.full((len(rows), len(everything)), -1, dtype=np.int64)
-    for held, row in enumerate(rows):
-        candidates[held, : len(row)] = row
-    return candidates
+    for first, end in zip(firsts, [*firsts[1:], len(take)]):
+        totals = give_total[first:end]
+        assert totals[0] == 0 and (np.diff(totals) >= 0).all(), "a take's gives must come fewest first"
+        bounds = [first + int(np.searchsorted(totals, owed)) for owed in range(most + 1)]
+        rows.append([first, int((take[first] << (moves.LANE_BITS * np.arange(5))).sum()), *bounds, end])
+    return np.array(rows, dtype=np.int64)
 
 
 # -- state <-> arrays ------------------------------------------------------------------------------------------------
-class Playout(NamedTuple):
-    """The kernels' arrays of one playout: the state's ``arrays``, the ``backup`` before the last ply, and the
-    buffer of legal ids."""
+class Layout(NamedTuple):
+    """Where the state's arrays lie in the kernels' ``flat`` buffer (``kernels.state_views`` reads the same):
+    ``(start, stop, shape)`` per array of :data:`STATE_ARRAYS`, then where the counters start."""
 
-    arrays: tuple[np.ndarray, ...]
-    backup: tuple[np.ndarray, ...]
+    places: tuple[tuple[int, int, tuple[int, ...]], ...]
+    counters: int
+
+
+@functools.cache
+def layout(config: SplendorConfig) -> Layout:
+    """The :class:`Layout` of ``config``'s states."""
+    n, slots = config.num_players, config.max_reserved
+    shapes = ((6,), (n, 14), (3,), (3, config.face_up), (n, slots), (n, slots), (config.nobles,))
+    places, start = [], 0
+    for shape in shapes:
+        stop = start + int(np.prod(shape))
+        places.append((start, stop, shape))
+        start = stop
+    return Layout(tuple(places), start)
+
+
+class Playout(NamedTuple):
+    """The kernels' buffers of one playout: the state's ``flat`` buffer (the counters last), the ``backup`` before
+    the last ply, and the buffer of legal ids."""
+
+    flat: np.ndarray
+    backup: np.ndarray
     legal: np.ndarray
 
 
 def playout_arrays(kernels: Any, game: Game, state: SplendorState, plies: int) -> Playout:
-    """``state`` as fresh arrays (its own dtypes), ``plies`` (negative: no limit) still to play."""
+    """``state`` in a fresh buffer, ``plies`` (negative: no limit) still to play."""
     m = kernels.kernel_moves
-    counters = np.zeros(m.COUNTERS_SIZE, dtype=np.int64)
+    counters = [0] * m.COUNTERS_SIZE
     for slot, value in (
         (m.PHASE, state.phase), (m.PLAYER, state.current_player), (m.FIRST, state.first_player),
         (m.END_TRIGGERED, state.end_triggered), (m.PASSES, state.passes), (m.PLY, state.ply),
         (m.TRUNCATED, state.truncated), (m.PAYING, state.paying), (m.PLIES_LEFT, plies),
     ):  # fmt: skip
-        counters[slot] = value
+        counters[slot] = int(value)
     counters[m.PLAN : m.PLAN + 5] = state.gold_plan
-    arrays = (*(getattr(state, name).copy() for name in STATE_ARRAYS), counters)
-    backup = tuple(array.copy() for array in arrays)
-    return Playout(arrays, backup, np.empty(game.spec.num_actions, dtype=np.int64))
+    parts = [getattr(state, name).ravel() for name in STATE_ARRAYS]
+    flat = np.concatenate([*parts, np.array(counters, dtype=np.int64)], dtype=np.int64)
+    return Playout(flat, np.empty_like(flat), np.empty(game.spec.num_actions, dtype=np.int64))
 
 
-def state_of(kernels: Any, start: SplendorState, arrays: tuple[np.ndarray, ...]) -> SplendorState:
-    """The :class:`SplendorState` of ``arrays`` (fresh copies) in a playout from ``start`` (whose decks it shares);
-    no events, no mask."""
-    m = kernels.kernel_moves
-    counters = arrays[-1].tolist()
+def counters_of(game: Game, flat: np.ndarray) -> np.ndarray:
+    """The counters of the buffer ``flat`` (a view)."""
+    return flat[layout(game.config).counters :]
+
+
+def state_of(kernels: Any, game: Game, start: SplendorState, flat: np.ndarray) -> SplendorState:
+    """The :class:`SplendorState` of the buffer ``flat`` in a playout from ``start`` (whose decks it shares); no
+    events, no mask."""
+    m, places = kernels.kernel_moves, layout(game.config)
+    small = flat.astype(np.int16)
+    counters = small[places.counters :].tolist()
     state = _new_object(SplendorState)
-    for name, array in zip(STATE_ARRAYS, arrays):
-        setattr(state, name, array.copy())
+    for name, (begin, stop, shape) in zip(STATE_ARRAYS, places.places):
+        setattr(state, name, small[begin:stop].reshape(shape))
+    begin, stop, shape = places.places[STATE_ARRAYS.index("hidden")]
+    state.hidden = small[begin:stop].reshape(shape) != 0
     state.decks, state.events, state.mask = start.decks, (), None
     state.phase, state.current_player = counters[m.PHASE], counters[m.PLAYER]
     state.first_player, state.end_triggered = counters[m.FIRST], counters[m.END_TRIGGERED] != 0
     state.passes, state.ply, state.truncated = counters[m.PASSES], counters[m.PLY], counters[m.TRUNCATED] != 0
     state.paying, state.gold_plan = counters[m.PAYING], tuple(counters[m.PLAN : m.PLAN + 5])
     return state
+
+
+def mask_of(legal: np.ndarray, count: int, num_actions: int) -> np.ndarray:
+    """The legal-action mask of the ids ``legal[:count]`` (what ``Splendor`` caches on a state, ``state.mask``)."""
+    mask = np.zeros(num_actions, dtype=bool)
+    mask[legal[:count]] = True
+    return mask
 
 
 # -- the playouts ----------------------------------------------------------------------------------------------------
@@ -164,9 +206,14 @@ def compiled_playout(game: Game, state: SplendorState, stream: UniformStream, pl
         return state
     tables = game_tables(kernels, game.config)
     playout = playout_arrays(kernels, game, state, plies)
-    run_to_the_end(partial(kernels.run, tables, state.decks, playout.arrays, playout.backup, playout.legal), stream)
-    counters = playout.arrays[-1]
-    before = state if counters[kernels.PLAYED] == 1 else state_of(kernels, state, playout.backup)
+    run = partial(kernels.run, tables, state.decks, playout.flat, playout.backup, playout.legal)
+    run_to_the_end(run, stream)
+    counters = counters_of(game, playout.flat)
+    if counters[kernels.PLAYED] == 1:
+        before = state
+    else:  # the position before the last ply, its legal actions as the kernel listed them (the engine's, checked)
+        before = state_of(kernels, game, state, playout.backup)
+        before.mask = mask_of(playout.legal, int(counters[kernels.LAST_COUNT]), game.spec.num_actions)
     return game.apply(before, int(counters[kernels.LAST_ACTION]))  # the last ply records its events
 
 
@@ -175,7 +222,6 @@ def splendor_playout(game: Game, state: SplendorState, stream: UniformStream, pl
     the generic :func:`~baselines.search.playout.random_playout`; the same moves either way."""
     final = compiled_playout(game, state, stream, plies)
     return final if final is not None else random_playout(game, state, stream, plies)
-
 
 
 __all__ = [

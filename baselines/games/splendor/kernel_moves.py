@@ -15,8 +15,8 @@ Array = np.ndarray
 
 # rules
 PLAYERS, RINASCIMENTO, MAX_TOKENS, POINTS_TO_END, SAME_NEED, SAME_AMOUNT, DIFFERENT_COUNT, LEAST_OFFERED = range(8)
-FACE_UP, MAX_RESERVED, MOVE_CAP, MIN_NOBLE_TOTAL = 8, 9, 10, 11
-RULES_SIZE = 12
+FACE_UP, MAX_RESERVED, MOVE_CAP, MIN_NOBLE_TOTAL, NOBLES = 8, 9, 10, 11, 12
+RULES_SIZE = 13
 # patterns columns: take (5), give (5), then
 TAKE_TOTAL, GIVE_TOTAL, TAKE_COUNT, IS_SAME, SAME_COLOUR, NEED = 10, 11, 12, 13, 14, 15
 PATTERN_COLUMNS = 16
@@ -25,6 +25,8 @@ LANE_BITS, LANE_MOST = 6, 31
 position packs each colour's stack and the player's tokens of it the same way (clamped to 31, above every take and
 give) with the lane's top bit set: one subtraction tells whether every lane has enough (the top bits survive)."""
 GUARDS = sum(1 << (LANE_BITS * lane + LANE_BITS - 1) for lane in range(10))
+# take groups columns: the group's first pattern, its take alone packed in lanes, then the bounds by give total
+GROUP_PATTERN, GROUP_TAKE, GROUP_BOUNDS = 0, 1, 2
 # cards columns: cost (5), then
 BONUS, CARD_POINTS = 5, 6
 CARD_COLUMNS = 7
@@ -32,8 +34,8 @@ CARD_COLUMNS = 7
 GOLD, BONUSES, POINTS, BOUGHT, NOBLES_TAKEN = 5, 6, 11, 12, 13
 # counters
 PHASE, PLAYER, FIRST, END_TRIGGERED, PASSES, PLY, TRUNCATED, PAYING, PLAN = 0, 1, 2, 3, 4, 5, 6, 7, 8
-PLIES_LEFT, LAST_ACTION, PLAYED = 13, 14, 15
-COUNTERS_SIZE = 16
+PLIES_LEFT, LAST_ACTION, PLAYED, LAST_COUNT = 13, 14, 15, 16
+COUNTERS_SIZE = 17
 # phases (``state.py``) and the player-to-move sentinel
 MAIN, RETURN, NOBLE, PAY = 0, 1, 2, 3
 TERMINAL = -1
@@ -122,32 +124,28 @@ def card_at(rules: Array, face_up: Array, reserved: Array, player: int, source: 
     return reserved[player, source - slots]
 
 
-@njit(cache=True, nogil=True)
-def payment(cards: Array, players: Array, player: int, card: int, plan: Array, coloured: Array,
-            golds: Array) -> None:  # fmt: skip
-    """Coloured tokens and gold paid per colour, ``plan[c]`` golds replacing tokens of colour ``c``
-    (``legality.payment``)."""
-    for colour in range(5):
-        owed = cards[card, colour] - players[player, BONUSES + colour]
-        coloured[colour] = golds[colour] = 0
-        if owed > 0:
-            tokens = players[player, colour]
-            coloured[colour] = (owed if owed < tokens else tokens) - plan[colour]
-            golds[colour] = owed - coloured[colour]
+@njit(cache=True, nogil=True, inline="always")
+def colour_payment(cards: Array, players: Array, player: int, card: int, colour: int, planned: int) -> tuple[int, int]:
+    """``(coloured tokens, gold)`` ``player`` pays in ``colour`` for ``card``, ``planned`` golds replacing tokens of
+    that colour (``legality.payment``)."""
+    owed = cards[card, colour] - players[player, BONUSES + colour]
+    if owed <= 0:
+        return 0, 0
+    tokens = players[player, colour]
+    coloured = (owed if owed < tokens else tokens) - planned
+    return coloured, owed - coloured
 
 
 @njit(cache=True, nogil=True)
 def gold_option_bits(cards: Array, players: Array, player: int, card: int, plan: Array) -> int:
     """The colours where one more gold can replace a coloured token, as bits (``legality.gold_options``)."""
-    coloured, golds = np.empty(5, dtype=np.int64), np.empty(5, dtype=np.int64)
-    payment(cards, players, player, card, plan, coloured, golds)
-    if players[player, GOLD] - golds.sum() <= 0:
-        return 0
-    bits = 0
+    bits = golds = 0
     for colour in range(5):
-        if coloured[colour] > 0:
+        coloured, gold = colour_payment(cards, players, player, card, colour, plan[colour])
+        golds += gold
+        if coloured > 0:
             bits |= 1 << colour
-    return bits
+    return bits if players[player, GOLD] - golds > 0 else 0
 
 
 @njit(cache=True, nogil=True)
@@ -157,13 +155,12 @@ def complete(rules: Array, cards: Array, decks: Array, arrays: tuple, source: in
     supply, players, top, face_up, reserved, hidden, _, counters = arrays
     player = counters[PLAYER]
     card = card_at(rules, face_up, reserved, player, source)
-    coloured, golds = np.empty(5, dtype=np.int64), np.empty(5, dtype=np.int64)
-    payment(cards, players, player, card, plan, coloured, golds)
-    for colour in range(5):
-        players[player, colour] -= coloured[colour]
-        supply[colour] += coloured[colour]
-        players[player, GOLD] -= golds[colour]
-        supply[GOLD] += golds[colour]
+    for colour in range(5):  # a colour's payment reads only that colour's tokens: pay each as it is worked out
+        coloured, gold = colour_payment(cards, players, player, card, colour, plan[colour])
+        players[player, colour] -= coloured
+        supply[colour] += coloured
+        players[player, GOLD] -= gold
+        supply[GOLD] += gold
     players[player, BONUSES + cards[card, BONUS]] += 1
     players[player, POINTS] += cards[card, CARD_POINTS]
     players[player, BOUGHT] += 1
@@ -184,10 +181,9 @@ def buy(rules: Array, cards: Array, decks: Array, arrays: tuple, source: int) ->
     _, players, _, face_up, reserved, hidden, _, counters = arrays
     player = counters[PLAYER]
     card = card_at(rules, face_up, reserved, player, source)
-    no_plan = np.zeros(5, dtype=np.int64)
+    no_plan = counters[PLAN : PLAN + 5]  # all 0 outside the PAY phase
     if not rules[RINASCIMENTO] and gold_option_bits(cards, players, player, card, no_plan):
         counters[PHASE], counters[PAYING] = PAY, source
-        counters[PLAN : PLAN + 5] = 0
         slots = NUM_LEVELS * rules[FACE_UP]
         if source >= slots:
             hidden[player, source - slots] = False
@@ -199,10 +195,9 @@ def buy(rules: Array, cards: Array, decks: Array, arrays: tuple, source: int) ->
 def finish_payment(rules: Array, cards: Array, decks: Array, arrays: tuple) -> None:
     """``PAY``: pay with the planned gold, the rest coloured first, and take the card."""
     counters = arrays[7]
-    source, plan = counters[PAYING], counters[PLAN : PLAN + 5].copy()
+    complete(rules, cards, decks, arrays, counters[PAYING], counters[PLAN : PLAN + 5])
     counters[PHASE], counters[PAYING] = MAIN, -1
     counters[PLAN : PLAN + 5] = 0
-    complete(rules, cards, decks, arrays, source, plan)
 
 
 @njit(cache=True, nogil=True)

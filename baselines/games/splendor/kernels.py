@@ -6,19 +6,20 @@ This module lists the legal actions (``legality.legal_mask`` and ``takes``' toke
 dispatches an action id to its transition and runs the loop; the transitions themselves are
 :mod:`baselines.games.splendor.kernel_moves` (with the constants of the layout). Arrays:
 
-* ``tables = (rules, starts, patterns, cards, noble_reqs, noble_points, deck_sizes, candidates)``, all ``int64``,
+* ``tables = (rules, starts, patterns, cards, noble_reqs, noble_points, deck_sizes, groups)``, all ``int64``,
   per config: ``rules`` (slots ``PLAYERS`` .. ``MIN_NOBLE_TOTAL``), ``starts`` (the first id of each action kind and
   the number of actions, ``ActionTables.starts``), ``patterns[T, 16]`` (take and give per colour, take total, give
   total, colours taken, take-same, its colour, take and give packed in lanes), ``cards[C, 7]`` (cost per colour,
-  bonus, points), ``noble_reqs[K, 5]``, ``noble_points[K]``, ``deck_sizes[3]``, ``candidates[h]``: the patterns
-  (ascending, padded with -1) the rules may allow a player holding ``h`` tokens (Rinascimento: those giving back
-  exactly the excess over the cap; the last row, every pattern, for a hand over the cap; official rules: every
-  pattern in every row);
+  bonus, points), ``noble_reqs[K, 5]``, ``noble_points[K]``, ``deck_sizes[3]``, ``groups[G, 2 + E + 2]``: the token
+  patterns grouped by their take (consecutive ids, gives fewest first): the group's first pattern, its take packed
+  in lanes, and for each give total ``e`` in ``0..E`` the first pattern giving back at least ``e``, then the
+  group's end;
 * ``decks``: the state's pre-drawn deck order (``int16``, read only: a state holds all its randomness);
-* ``arrays = (supply, players, top, face_up, reserved, hidden, nobles, counters)``: the state's own arrays and
-  dtypes (``int16``, ``hidden`` ``bool``) and ``counters`` (``int64``: phase, player to move, first player, end
-  triggered, passes, ply, truncated, paying, the gold plan (5), the plies still to play, the last action played and
-  the plies played); ``backup``: the same arrays as they were before the last ply.
+* ``flat``: one ``int64`` buffer holding the state's arrays, and ``arrays = (supply, players, top, face_up, reserved,
+  hidden, nobles, counters)``: its views, in the state's shapes (``hidden`` as 0/1), ``counters`` being phase,
+  player to move, first player, end triggered, passes, ply, truncated, paying, the gold plan (5), the plies still
+  to play, the last action played, the plies played and the count of legal ids before the last ply; ``backup``:
+  ``flat`` as it was before the last ply (one copy a ply).
 """
 
 from __future__ import annotations
@@ -32,13 +33,16 @@ from baselines.games.splendor.kernel_moves import (
     COUNTERS_SIZE,
     DIFFERENT_COUNT,
     FACE_UP,
-    GIVE_TOTAL,
     GOLD,
+    GROUP_BOUNDS,
+    GROUP_PATTERN,
+    GROUP_TAKE,
     GUARDS,
     IS_SAME,
     LANE_BITS,
     LANE_MOST,
     LAST_ACTION,
+    LAST_COUNT,
     LEAST_OFFERED,
     MAIN,
     MAX_RESERVED,
@@ -46,12 +50,14 @@ from baselines.games.splendor.kernel_moves import (
     MOVE_CAP,
     NEED,
     NOBLE,
+    NOBLES,
     NUM_LEVELS,
     PAYING,
     PHASE,
     PLAN,
     PLAYED,
     PLAYER,
+    PLAYERS,
     PLIES_LEFT,
     PLY,
     RETURN,
@@ -89,12 +95,14 @@ __all__ = [
     "COUNTERS_SIZE",
     "FINISHED",
     "LAST_ACTION",
+    "LAST_COUNT",
     "NEED_NUMBERS",
     "PLAYED",
     "PLIES_LEFT",
     "RULES_SIZE",
     "kernel_moves",
     "run",
+    "state_views",
 ]
 
 
@@ -109,53 +117,66 @@ def colours_offered(rules: Array, supply: Array) -> int:
     return min(rules[DIFFERENT_COUNT], stacks)
 
 
-@njit(cache=True, nogil=True)
-def pattern_allowed(rinascimento: bool, need: int, give_total: int, take_count: int, is_same: bool,
-                    same_fits: bool, packed: int, excess: int, offered: int) -> bool:  # fmt: skip
-    """Whether every token rule of the config's rule set allows a token pattern (``takes.take_mask``): its take and
-    give packed in lanes (``need``), its give total and colours taken, whether it is a take-same and whether it fits
-    the take-same rules (stack, exact amount); ``packed``: the stacks and the player's tokens in lanes,
-    ``excess``: how far its take goes over the cap."""
-    if rinascimento and give_total != max(excess, 0):
-        return False  # a take within the cap gives nothing back, one over it gives back exactly the excess
-    if (packed - need) & GUARDS != GUARDS:
-        return False  # a take beyond a stack, or a give beyond the player's tokens of a colour
+@njit(cache=True, nogil=True, inline="always")
+def take_allowed(rinascimento: bool, take: int, take_count: int, is_same: bool, same_fits: bool, packed: int,
+                 offered: int) -> bool:  # fmt: skip
+    """Whether the token rules allow a take (``takes.take_mask`` without the gives): ``take`` packed in lanes, the
+    colours it takes, whether it is a take-same and whether it fits the take-same rules (stack, exact amount);
+    ``packed``: the stacks and the player's tokens in lanes."""
+    if (packed - take) & GUARDS != GUARDS:
+        return False  # a take beyond a stack
     if is_same:
         return same_fits
     return take_count <= offered if rinascimento else take_count == offered
 
 
-@njit(cache=True, nogil=True)
-def list_takes(tables: tuple, arrays: tuple, legal: Array, count: int) -> int:
-    """Append the legal token actions to ``legal[count:]``; the new count."""
-    rules, starts, patterns = tables[0], tables[1], tables[2]
-    supply, players, counters = arrays[0], arrays[1], arrays[7]
-    player = counters[PLAYER]
-    offered = colours_offered(rules, supply)
-    if rules[RINASCIMENTO] and offered == 0:
-        return count  # every token action, "take none" included, needs a colour on offer
-    held = held_tokens(players, player)
+@njit(cache=True, nogil=True, inline="always")
+def packed_position(supply: Array, players: Array, player: int) -> int:
+    """The stacks (lanes 0-4) and ``player``'s tokens (lanes 5-9), clamped to ``LANE_MOST``, each lane's top bit
+    set (``kernel_moves.LANE_BITS``)."""
     packed = 0
     for colour in range(5):
         packed |= (min(supply[colour], LANE_MOST) | 1 << LANE_BITS - 1) << LANE_BITS * colour
         packed |= (min(players[player, colour], LANE_MOST) | 1 << LANE_BITS - 1) << LANE_BITS * (5 + colour)
+    return packed
+
+
+@njit(cache=True, nogil=True)
+def list_takes(tables: tuple, arrays: tuple, legal: Array, count: int) -> int:
+    """Append the legal token actions to ``legal[count:]``; the new count. Takes come in groups (one take, its
+    gives fewest first): a group's take is tested once, then only its gives of the one allowed total (Rinascimento:
+    exactly the excess over the cap, ``takes.give_exact_excess``; official rules: every give, all empty)."""
+    rules, starts, patterns, groups = tables[0], tables[1], tables[2], tables[7]
+    supply, players, counters = arrays[0], arrays[1], arrays[7]
+    player = counters[PLAYER]
+    offered = colours_offered(rules, supply)
     rinascimento = rules[RINASCIMENTO] != 0
+    if rinascimento and offered == 0:
+        return count  # every token action, "take none" included, needs a colour on offer
+    held = held_tokens(players, player)
+    packed = packed_position(supply, players, player)
     exact = min(rules[SAME_AMOUNT], rules[MAX_TOKENS] - held)
-    candidates = tables[7]
-    row = held if held < candidates.shape[0] else candidates.shape[0] - 1  # (over the cap: the last row, all)
-    for k in range(candidates.shape[1]):
-        index = candidates[row, k]
-        if index < 0:
-            break
-        take_total = patterns[index, TAKE_TOTAL]
+    most = groups.shape[1] - GROUP_BOUNDS - 2  # the largest give total
+    for group in range(groups.shape[0]):
+        first = groups[group, GROUP_PATTERN]
+        take_total = patterns[first, TAKE_TOTAL]
         excess = held + take_total - rules[MAX_TOKENS]
+        owed = max(excess, 0) if rinascimento else 0
+        if owed > most:
+            continue
+        low = groups[group, GROUP_BOUNDS + owed]
+        high = groups[group, GROUP_BOUNDS + owed + 1] if rinascimento else groups[group, GROUP_BOUNDS + most + 1]
+        if low == high:
+            continue
         within = not rinascimento or excess > 0 or take_total == exact  # a take-same within the cap takes ``exact``
-        same_fits = within and supply[patterns[index, SAME_COLOUR]] >= rules[SAME_NEED]
-        if pattern_allowed(rinascimento, patterns[index, NEED], patterns[index, GIVE_TOTAL],
-                           patterns[index, TAKE_COUNT], patterns[index, IS_SAME] != 0, same_fits, packed, excess,
-                           offered):  # fmt: skip
-            legal[count] = starts[TAKE_DIFFERENT] + index
-            count += 1
+        same_fits = within and supply[patterns[first, SAME_COLOUR]] >= rules[SAME_NEED]
+        if not take_allowed(rinascimento, groups[group, GROUP_TAKE], patterns[first, TAKE_COUNT],
+                            patterns[first, IS_SAME] != 0, same_fits, packed, offered):  # fmt: skip
+            continue
+        for index in range(low, high):
+            if (packed - patterns[index, NEED]) & GUARDS == GUARDS:  # a give within the player's tokens
+                legal[count] = starts[TAKE_DIFFERENT] + index
+                count += 1
     return count
 
 
@@ -288,25 +309,32 @@ def play(tables: tuple, decks: Array, arrays: tuple, action: int) -> None:
 
 
 @njit(cache=True, nogil=True)
-def save(arrays: tuple, backup: tuple) -> None:
-    """Copy every array of ``arrays`` into ``backup`` (the position before a ply)."""
-    backup[0][:] = arrays[0]
-    backup[1][:] = arrays[1]
-    backup[2][:] = arrays[2]
-    backup[3][:] = arrays[3]
-    backup[4][:] = arrays[4]
-    backup[5][:] = arrays[5]
-    backup[6][:] = arrays[6]
-    backup[7][:] = arrays[7]
+def state_views(rules: Array, flat: Array) -> tuple:
+    """The ``arrays`` of the buffer ``flat``: its views in the state's shapes, in ``STATE_ARRAYS`` order then the
+    counters (``compiled.layout`` lays out the same)."""
+    n, width, slots = rules[PLAYERS], rules[FACE_UP], rules[MAX_RESERVED]
+    at = 6 + 14 * n
+    players = flat[6:at].reshape((n, 14))
+    top = flat[at : at + NUM_LEVELS]
+    at += NUM_LEVELS
+    face_up = flat[at : at + NUM_LEVELS * width].reshape((NUM_LEVELS, width))
+    at += NUM_LEVELS * width
+    reserved = flat[at : at + n * slots].reshape((n, slots))
+    hidden = flat[at + n * slots : at + 2 * n * slots].reshape((n, slots))
+    at += 2 * n * slots
+    nobles = flat[at : at + rules[NOBLES]]
+    return flat[:6], players, top, face_up, reserved, hidden, nobles, flat[at + rules[NOBLES] :]
 
 
 @njit(cache=True, nogil=True)
-def run(tables: tuple, decks: Array, arrays: tuple, backup: tuple, legal: Array, values: Array,
+def run(tables: tuple, decks: Array, flat: Array, backup: Array, legal: Array, values: Array,
         index: int) -> tuple[int, int]:  # fmt: skip
     """Uniformly random legal moves until the game ends or ``counters[PLIES_LEFT]`` plies were played (negative: no
-    limit), each the ``int(u * count)``-th legal id for ``u = values[index]``; ``backup`` keeps the position before
-    the last ply and ``counters[LAST_ACTION]`` its action. ``(status, index)``, the status :data:`NEED_NUMBERS` when
-    ``values`` ran out before a draw."""
+    limit), each the ``int(u * count)``-th legal id for ``u = values[index]``. ``backup`` keeps ``flat`` as it was
+    before the last ply, ``counters[LAST_ACTION]`` that ply's action and ``counters[LAST_COUNT]`` how many legal ids
+    it had (``legal[:count]``). ``(status, index)``, the status :data:`NEED_NUMBERS` when ``values`` ran out before a
+    draw."""
+    arrays = state_views(tables[0], flat)
     counters = arrays[7]
     end = values.shape[0]
     while counters[PLIES_LEFT] != 0 and counters[PLAYER] != TERMINAL:
@@ -315,9 +343,9 @@ def run(tables: tuple, decks: Array, arrays: tuple, backup: tuple, legal: Array,
         count = list_legal(tables, arrays, legal)
         action = legal[int(values[index] * count)]
         index += 1
-        save(arrays, backup)
+        backup[:] = flat  # the position before the ply
         play(tables, decks, arrays, action)
-        counters[LAST_ACTION] = action
+        counters[LAST_ACTION], counters[LAST_COUNT] = action, count
         counters[PLAYED] += 1
         counters[PLIES_LEFT] -= 1
     return FINISHED, index
