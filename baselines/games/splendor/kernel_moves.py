@@ -10,8 +10,15 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.core.cpu import CPUTargetOptions
 
 Array = np.ndarray
+
+PLAIN = {"cache": True, "nogil": True, **({"_nrt": False} if hasattr(CPUTargetOptions, "_nrt") else {})}
+"""The options of every kernel but the loop: cached on disk, and compiled without Numba's reference counting where
+Numba offers that switch (``_nrt``). These functions allocate nothing, they read and write the arrays they are
+given; counted, every call that passes the state's views paid atomic increments and decrements on each of them,
+about a fifth of a random game's time (``docs/results/engines.md``)."""
 
 # rules
 PLAYERS, RINASCIMENTO, MAX_TOKENS, POINTS_TO_END, SAME_NEED, SAME_AMOUNT, DIFFERENT_COUNT, LEAST_OFFERED = range(8)
@@ -43,7 +50,7 @@ NUM_LEVELS = 3
 
 
 # -- tokens ----------------------------------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@njit(**PLAIN)
 def take_pattern(patterns: Array, supply: Array, players: Array, player: int, index: int) -> None:
     """Token pattern ``index``: per colour take from or give back to the table (``transitions.take_pattern``)."""
     for colour in range(5):
@@ -52,7 +59,7 @@ def take_pattern(patterns: Array, supply: Array, players: Array, player: int, in
         players[player, colour] += delta
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(**PLAIN, inline="always")
 def held_tokens(players: Array, player: int) -> int:
     """Tokens ``player`` holds, gold included."""
     total = 0
@@ -62,7 +69,7 @@ def held_tokens(players: Array, player: int) -> int:
 
 
 # -- cards -----------------------------------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@njit(**PLAIN)
 def refill(decks: Array, top: Array, face_up: Array, level: int, column: int) -> None:
     """Replace a taken face-up card from its deck; the slot stays empty (-1) once the deck is empty."""
     at = top[level]
@@ -72,7 +79,7 @@ def refill(decks: Array, top: Array, face_up: Array, level: int, column: int) ->
         top[level] = at + 1
 
 
-@njit(cache=True, nogil=True)
+@njit(**PLAIN)
 def give_reserve_gold(rules: Array, supply: Array, players: Array, player: int) -> None:
     """One gold if any is left; R7 (Rinascimento): only if it keeps the player within ``max_tokens``."""
     if supply[GOLD] <= 0:
@@ -83,7 +90,7 @@ def give_reserve_gold(rules: Array, supply: Array, players: Array, player: int) 
     players[player, GOLD] += 1
 
 
-@njit(cache=True, nogil=True)
+@njit(**PLAIN)
 def add_reserve(reserved: Array, hidden: Array, player: int, card: int, face_down: bool) -> None:
     """``card`` into ``player``'s first free reserve slot."""
     for slot in range(reserved.shape[1]):
@@ -93,10 +100,16 @@ def add_reserve(reserved: Array, hidden: Array, player: int, card: int, face_dow
             return
 
 
-@njit(cache=True, nogil=True)
+@njit(**PLAIN)
 def reserve_face_up(rules: Array, decks: Array, arrays: tuple, slot: int) -> None:
     """``ReserveBoardCard``: the card, one gold (if any), then the refill."""
-    supply, players, top, face_up, reserved, hidden, _, counters = arrays
+    supply = arrays[0]
+    players = arrays[1]
+    top = arrays[2]
+    face_up = arrays[3]
+    reserved = arrays[4]
+    hidden = arrays[5]
+    counters = arrays[7]
     level, column = slot // rules[FACE_UP], slot % rules[FACE_UP]
     player = counters[PLAYER]
     add_reserve(reserved, hidden, player, face_up[level, column], False)
@@ -104,10 +117,15 @@ def reserve_face_up(rules: Array, decks: Array, arrays: tuple, slot: int) -> Non
     refill(decks, top, face_up, level, column)
 
 
-@njit(cache=True, nogil=True)
+@njit(**PLAIN)
 def reserve_deck(rules: Array, decks: Array, arrays: tuple, level: int) -> None:
     """``ReserveDeckCard``: the deck's top card face down, then one gold (if any)."""
-    supply, players, top, _, reserved, hidden, _, counters = arrays
+    supply = arrays[0]
+    players = arrays[1]
+    top = arrays[2]
+    reserved = arrays[4]
+    hidden = arrays[5]
+    counters = arrays[7]
     player = counters[PLAYER]
     card = decks[level, top[level]]
     top[level] += 1
@@ -115,7 +133,7 @@ def reserve_deck(rules: Array, decks: Array, arrays: tuple, level: int) -> None:
     give_reserve_gold(rules, supply, players, player)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(**PLAIN, inline="always")
 def card_at(rules: Array, face_up: Array, reserved: Array, player: int, source: int) -> int:
     """The card at ``source``: a face-up slot, or ``3F +`` a reserve slot of ``player`` (``legality.paying_card``)."""
     slots = NUM_LEVELS * rules[FACE_UP]
@@ -124,7 +142,7 @@ def card_at(rules: Array, face_up: Array, reserved: Array, player: int, source: 
     return reserved[player, source - slots]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(**PLAIN, inline="always")
 def colour_payment(cards: Array, players: Array, player: int, card: int, colour: int, planned: int) -> tuple[int, int]:
     """``(coloured tokens, gold)`` ``player`` pays in ``colour`` for ``card``, ``planned`` golds replacing tokens of
     that colour (``legality.payment``)."""
@@ -136,7 +154,7 @@ def colour_payment(cards: Array, players: Array, player: int, card: int, colour:
     return coloured, owed - coloured
 
 
-@njit(cache=True, nogil=True)
+@njit(**PLAIN)
 def gold_option_bits(cards: Array, players: Array, player: int, card: int, plan: Array) -> int:
     """The colours where one more gold can replace a coloured token, as bits (``legality.gold_options``)."""
     bits = golds = 0
@@ -148,11 +166,17 @@ def gold_option_bits(cards: Array, players: Array, player: int, card: int, plan:
     return bits if players[player, GOLD] - golds > 0 else 0
 
 
-@njit(cache=True, nogil=True)
+@njit(**PLAIN)
 def complete(rules: Array, cards: Array, decks: Array, arrays: tuple, source: int, plan: Array) -> None:
     """``BuyCard.perform``: per colour pay coloured tokens then gold, take points and bonus, refill or close the
     reserve row (``transitions._complete``)."""
-    supply, players, top, face_up, reserved, hidden, _, counters = arrays
+    supply = arrays[0]
+    players = arrays[1]
+    top = arrays[2]
+    face_up = arrays[3]
+    reserved = arrays[4]
+    hidden = arrays[5]
+    counters = arrays[7]
     player = counters[PLAYER]
     card = card_at(rules, face_up, reserved, player, source)
     for colour in range(5):  # a colour's payment reads only that colour's tokens: pay each as it is worked out
@@ -174,11 +198,15 @@ def complete(rules: Array, cards: Array, decks: Array, arrays: tuple, source: in
     reserved[player, last], hidden[player, last] = -1, False
 
 
-@njit(cache=True, nogil=True)
+@njit(**PLAIN)
 def buy(rules: Array, cards: Array, decks: Array, arrays: tuple, source: int) -> None:
     """Buy the card at ``source``: official rules with a gold choice open the ``PAY`` phase (a face-down reserve is
     shown), otherwise coloured tokens pay first and gold the shortfall (``transitions.buy``)."""
-    _, players, _, face_up, reserved, hidden, _, counters = arrays
+    players = arrays[1]
+    face_up = arrays[3]
+    reserved = arrays[4]
+    hidden = arrays[5]
+    counters = arrays[7]
     player = counters[PLAYER]
     card = card_at(rules, face_up, reserved, player, source)
     no_plan = counters[PLAN : PLAN + 5]  # all 0 outside the PAY phase
@@ -191,7 +219,7 @@ def buy(rules: Array, cards: Array, decks: Array, arrays: tuple, source: int) ->
     complete(rules, cards, decks, arrays, source, no_plan)
 
 
-@njit(cache=True, nogil=True)
+@njit(**PLAIN)
 def finish_payment(rules: Array, cards: Array, decks: Array, arrays: tuple) -> None:
     """``PAY``: pay with the planned gold, the rest coloured first, and take the card."""
     counters = arrays[7]
@@ -200,10 +228,13 @@ def finish_payment(rules: Array, cards: Array, decks: Array, arrays: tuple) -> N
     counters[PLAN : PLAN + 5] = 0
 
 
-@njit(cache=True, nogil=True)
+@njit(**PLAIN)
 def plan_gold(rules: Array, cards: Array, decks: Array, arrays: tuple, colour: int) -> None:
     """``PAY``: spend one more gold on ``colour``; the purchase completes once no choice is left."""
-    _, players, _, face_up, reserved, _, _, counters = arrays
+    players = arrays[1]
+    face_up = arrays[3]
+    reserved = arrays[4]
+    counters = arrays[7]
     counters[PLAN + colour] += 1
     player = counters[PLAYER]
     card = card_at(rules, face_up, reserved, player, counters[PAYING])
@@ -212,7 +243,7 @@ def plan_gold(rules: Array, cards: Array, decks: Array, arrays: tuple, colour: i
 
 
 # -- nobles and the end of a turn ------------------------------------------------------------------------------------
-@njit(cache=True, nogil=True, inline="always")
+@njit(**PLAIN, inline="always")
 def noble_fits(rules: Array, noble_reqs: Array, players: Array, player: int, noble: int) -> bool:
     """Whether ``player``'s bonuses meet the requirement of the noble id ``noble`` (-1: none)."""
     if noble < 0 or players[player, BOUGHT] < rules[MIN_NOBLE_TOTAL]:
@@ -223,7 +254,7 @@ def noble_fits(rules: Array, noble_reqs: Array, players: Array, player: int, nob
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit(**PLAIN)
 def eligible_bits(rules: Array, noble_reqs: Array, players: Array, nobles: Array, player: int) -> int:
     """The noble slots whose noble ``player`` qualifies for, as bits (``legality.eligible_slots``)."""
     bits = 0
@@ -233,7 +264,7 @@ def eligible_bits(rules: Array, noble_reqs: Array, players: Array, nobles: Array
     return bits
 
 
-@njit(cache=True, nogil=True)
+@njit(**PLAIN)
 def take_noble(noble_points: Array, players: Array, nobles: Array, player: int, slot: int) -> None:
     """``player`` receives the noble in ``slot`` and the slot empties."""
     players[player, POINTS] += noble_points[nobles[slot]]
@@ -241,7 +272,7 @@ def take_noble(noble_points: Array, players: Array, nobles: Array, player: int, 
     nobles[slot] = -1
 
 
-@njit(cache=True, nogil=True)
+@njit(**PLAIN)
 def lowest_bit(bits: int) -> int:
     """The index of the lowest set bit of the non-zero ``bits``."""
     index = 0
@@ -250,7 +281,7 @@ def lowest_bit(bits: int) -> int:
     return index
 
 
-@njit(cache=True, nogil=True)
+@njit(**PLAIN)
 def end_turn(rules: Array, players: Array, counters: Array, passed: bool) -> None:
     """Next player; official end after the round in which someone reached the points; P4 all-pass end."""
     n, player = rules[PLAYERS], counters[PLAYER]
@@ -264,10 +295,12 @@ def end_turn(rules: Array, players: Array, counters: Array, passed: bool) -> Non
     counters[PLAYER] = TERMINAL if counters[END_TRIGGERED] and following == counters[FIRST] else following
 
 
-@njit(cache=True, nogil=True)
+@njit(**PLAIN)
 def settle(rules: Array, noble_reqs: Array, noble_points: Array, arrays: tuple, passed: bool) -> None:
     """After an action: token returns, nobles, the end check and the next player (``transitions.settle``)."""
-    _, players, _, _, _, _, nobles, counters = arrays
+    players = arrays[1]
+    nobles = arrays[6]
+    counters = arrays[7]
     if counters[PHASE] == PAY:
         return
     n, player = rules[PLAYERS], counters[PLAYER]

@@ -54,6 +54,7 @@ from baselines.games.splendor.kernel_moves import (
     NUM_LEVELS,
     PAYING,
     PHASE,
+    PLAIN,
     PLAN,
     PLAYED,
     PLAYER,
@@ -107,7 +108,7 @@ __all__ = [
 
 
 # -- the legal actions -----------------------------------------------------------------------------------------------
-@njit(cache=True, nogil=True, inline="always")
+@njit(**PLAIN, inline="always")
 def colours_offered(rules: Array, supply: Array) -> int:
     """How many colours a take-different may take (``takes.offer``)."""
     stacks = 0
@@ -117,7 +118,7 @@ def colours_offered(rules: Array, supply: Array) -> int:
     return min(rules[DIFFERENT_COUNT], stacks)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(**PLAIN, inline="always")
 def take_allowed(rinascimento: bool, take: int, take_count: int, is_same: bool, same_fits: bool, packed: int,
                  offered: int) -> bool:  # fmt: skip
     """Whether the token rules allow a take (``takes.take_mask`` without the gives): ``take`` packed in lanes, the
@@ -130,7 +131,7 @@ def take_allowed(rinascimento: bool, take: int, take_count: int, is_same: bool, 
     return take_count <= offered if rinascimento else take_count == offered
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(**PLAIN, inline="always")
 def packed_position(supply: Array, players: Array, player: int) -> int:
     """The stacks (lanes 0-4) and ``player``'s tokens (lanes 5-9), clamped to ``LANE_MOST``, each lane's top bit
     set (``kernel_moves.LANE_BITS``)."""
@@ -141,7 +142,7 @@ def packed_position(supply: Array, players: Array, player: int) -> int:
     return packed
 
 
-@njit(cache=True, nogil=True)
+@njit(**PLAIN)
 def list_takes(tables: tuple, arrays: tuple, legal: Array, count: int) -> int:
     """Append the legal token actions to ``legal[count:]``; the new count. Takes come in groups (one take, its
     gives fewest first): a group's take is tested once, then only its gives of the one allowed total (Rinascimento:
@@ -180,7 +181,7 @@ def list_takes(tables: tuple, arrays: tuple, legal: Array, count: int) -> int:
     return count
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(**PLAIN, inline="always")
 def affordable(cards: Array, players: Array, player: int, card: int) -> bool:
     """Whether ``player`` can pay for ``card`` (-1: no card): its colours' shortfalls add up to at most its gold."""
     if card < 0:
@@ -193,11 +194,15 @@ def affordable(cards: Array, players: Array, player: int, card: int) -> bool:
     return short <= players[player, GOLD]
 
 
-@njit(cache=True, nogil=True)
+@njit(**PLAIN)
 def list_cards(tables: tuple, arrays: tuple, legal: Array, count: int) -> int:
     """Append the legal reserves (a free slot, P5) and purchases to ``legal[count:]``; the new count."""
     rules, starts, cards, deck_sizes = tables[0], tables[1], tables[3], tables[6]
-    _, players, top, face_up, reserved, _, _, counters = arrays
+    players = arrays[1]
+    top = arrays[2]
+    face_up = arrays[3]
+    reserved = arrays[4]
+    counters = arrays[7]
     player, width = counters[PLAYER], rules[FACE_UP]
     slots = NUM_LEVELS * width
     if rules[MAX_RESERVED] > 0 and reserved[player, rules[MAX_RESERVED] - 1] < 0:
@@ -220,7 +225,7 @@ def list_cards(tables: tuple, arrays: tuple, legal: Array, count: int) -> int:
     return count
 
 
-@njit(cache=True, nogil=True)
+@njit(**PLAIN)
 def list_bits(bits: int, start: int, legal: Array, count: int) -> int:
     """Append ``start + b`` for each set bit ``b`` of ``bits``, lowest first; the new count."""
     index = 0
@@ -232,11 +237,15 @@ def list_bits(bits: int, start: int, legal: Array, count: int) -> int:
     return count
 
 
-@njit(cache=True, nogil=True)
+@njit(**PLAIN)
 def list_legal(tables: tuple, arrays: tuple, legal: Array) -> int:
     """``legal[:count]`` = the legal action ids in increasing order (``Splendor.legal_actions``); returns ``count``."""
     rules, starts, cards, noble_reqs = tables[0], tables[1], tables[3], tables[4]
-    _, players, _, face_up, reserved, _, nobles, counters = arrays
+    players = arrays[1]
+    face_up = arrays[3]
+    reserved = arrays[4]
+    nobles = arrays[6]
+    counters = arrays[7]
     phase, player = counters[PHASE], counters[PLAYER]
     if phase == MAIN:
         count = list_cards(tables, arrays, legal, list_takes(tables, arrays, legal, 0))
@@ -260,7 +269,7 @@ def list_legal(tables: tuple, arrays: tuple, legal: Array) -> int:
 
 
 # -- playing an action -----------------------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@njit(**PLAIN)
 def kind_of(starts: Array, action: int) -> int:
     """The kind whose id range holds ``action``."""
     kind = 0
@@ -269,11 +278,14 @@ def kind_of(starts: Array, action: int) -> int:
     return kind
 
 
-@njit(cache=True, nogil=True)
+@njit(**PLAIN)
 def perform(tables: tuple, decks: Array, arrays: tuple, kind: int, arg: int) -> None:
     """The action's own change, by kind (``transitions._perform``; the turn is settled after it)."""
     rules, cards, noble_points = tables[0], tables[3], tables[5]
-    supply, players, _, _, _, _, nobles, counters = arrays
+    supply = arrays[0]
+    players = arrays[1]
+    nobles = arrays[6]
+    counters = arrays[7]
     player = counters[PLAYER]
     if kind <= TAKE_SAME:
         take_pattern(tables[2], supply, players, player, arg + tables[1][kind] - tables[1][TAKE_DIFFERENT])
@@ -296,7 +308,7 @@ def perform(tables: tuple, decks: Array, arrays: tuple, kind: int, arg: int) -> 
         finish_payment(rules, cards, decks, arrays)
 
 
-@njit(cache=True, nogil=True)
+@njit(**PLAIN)
 def play(tables: tuple, decks: Array, arrays: tuple, action: int) -> None:
     """Play the legal ``action``: its change, the settling of the turn, the ply and the move cap of ``Game.apply``."""
     rules, starts, counters = tables[0], tables[1], arrays[7]
