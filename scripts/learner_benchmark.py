@@ -168,8 +168,8 @@ def run_all(jobs: Sequence[CellJob], workers: int, table: Sequence[Cell]) -> lis
             failures.append(f"{job_name(job)}: {error}")
             print(f"[{elapsed_text(job.started)}] FAILED {job_name(job)}: {error}", flush=True)
             return
-        write_outputs(job.out, table, job.budget)
-        write_seed_outputs(job.out.parent, table, job.budget)
+        write_outputs(job.out, table, job.budget, games={job.cell.game})  # only its game's curves changed
+        write_seed_outputs(job.out.parent, table, job.budget, games={job.cell.game})
         seconds = result["cell_seconds"]
         print(f"[{elapsed_text(job.started)}] done  {job_name(job)} in {seconds:.0f} s: {summary(result)}", flush=True)
 

@@ -20,6 +20,8 @@ from baselines import benchmark  # noqa: E402
 from baselines.agent import BaseAgent, RandomAgent  # noqa: E402
 from baselines.arena import evaluate_against  # noqa: E402
 from baselines.benchmark import TABLE, Budget, Cell, CellJob, CountingAgent, markdown_row, select  # noqa: E402
+from baselines.benchmark.report import write_outputs  # noqa: E402
+from baselines.benchmark.seed_report import write_seed_outputs  # noqa: E402
 from baselines.factory import make_agent  # noqa: E402
 from baselines.learners.evaluation import read_eval_rows  # noqa: E402
 from baselines.learners.sb3 import pretrained as sb3_pretrained  # noqa: E402
@@ -80,6 +82,19 @@ def test_every_cell_finishes_with_a_result_and_its_learners_history(finished: Pa
         history = "history.csv" if cell.learner == "alphazero" else "eval.csv"
         assert (finished / "seed_0" / cell.name / "run" / history).is_file()
         assert benchmark.learning_curve(finished / "seed_0" / cell.name, result), "the curve has points"
+
+
+def test_after_a_cell_only_its_games_curves_are_drawn_again(copy_of: Path) -> None:
+    pictures = [copy_of / "seed_0" / "curve_quoridor.png", copy_of / "seed_0" / "curve_node_conquest.png"]
+    pictures += [copy_of / "curves_quoridor.png", copy_of / "curves_node_conquest.png"]
+    for picture in pictures:
+        picture.write_bytes(b"stale")
+    written = write_outputs(copy_of / "seed_0", MICRO_TABLE, "micro", games={"quoridor"})
+    written += write_seed_outputs(copy_of, MICRO_TABLE, "micro", games={"quoridor"})
+    drawn = [picture.read_bytes() != b"stale" for picture in pictures]
+    assert drawn == [True, False, True, False] and pictures[0] in written and pictures[1] not in written
+    write_outputs(copy_of / "seed_0", MICRO_TABLE, "micro")  # every game, as at the end of a run
+    assert pictures[1].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_the_csv_markdown_and_one_curve_per_game_are_written(finished: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,13 +27,14 @@ def finished_results(out: Path, table: Sequence[Cell]) -> list[dict[str, Any]]:
     return [result for result in results if result is not None]
 
 
-def write_outputs(out: Path, table: Sequence[Cell], budget: str) -> list[Path]:
-    """Write ``benchmark.csv``, ``benchmark.md`` and ``curve_<game>.png`` from the finished cells; return them."""
+def write_outputs(out: Path, table: Sequence[Cell], budget: str, games: Collection[str] | None = None) -> list[Path]:
+    """Write ``benchmark.csv``, ``benchmark.md`` and ``curve_<game>.png`` from the finished cells (the curves of
+    ``games`` only, where given: those whose results changed); return them."""
     results = finished_results(out, table)
     written = [write_csv(out / "benchmark.csv", results), write_markdown(out / "benchmark.md", table, results, budget)]
     for game in dict.fromkeys(cell.game for cell in table):
         mine = [result for result in results if result["game"] == game]
-        if mine:
+        if mine and (games is None or game in games):
             written.append(plot_game(out / f"curve_{game}.png", out, mine, budget))
     return written
 

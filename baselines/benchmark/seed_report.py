@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -45,8 +45,11 @@ def seed_results(out: Path, table: Sequence[Cell]) -> list[dict[str, Any]]:
     return [{**result, "seed_folder": str(folder)} for folder in folders for result in finished_results(folder, table)]
 
 
-def write_seed_outputs(out: Path, table: Sequence[Cell], budget: str) -> list[Path]:
-    """Write the aggregate files of every seed finished in ``out``; return them (none before the first run)."""
+def write_seed_outputs(
+    out: Path, table: Sequence[Cell], budget: str, games: Collection[str] | None = None
+) -> list[Path]:
+    """Write the aggregate files of every seed finished in ``out`` (the curves of ``games`` only, where given: those
+    whose results changed); return them (none before the first run)."""
     results = seed_results(out, table)
     if not results:
         return []
@@ -56,7 +59,7 @@ def write_seed_outputs(out: Path, table: Sequence[Cell], budget: str) -> list[Pa
         atomic_write_text(out / "aggregate.md", aggregate_markdown(table, results, aggregates, budget)),
         plot_profiles(out / "profiles.png", results, budget),
     ]
-    for game in dict.fromkeys(result["game"] for result in results):
+    for game in dict.fromkeys(result["game"] for result in results if games is None or result["game"] in games):
         written.append(plot_seed_curves(out / f"curves_{game}.png", [r for r in results if r["game"] == game], budget))
     return written
 
