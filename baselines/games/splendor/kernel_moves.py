@@ -17,8 +17,8 @@ Array = np.ndarray
 PLAIN = {"cache": True, "nogil": True, **({"_nrt": False} if hasattr(CPUTargetOptions, "_nrt") else {})}
 """The options of every kernel but the loop: cached on disk, and compiled without Numba's reference counting where
 Numba offers that switch (``_nrt``). These functions allocate nothing, they read and write the arrays they are
-given; counted, every call that passes the state's views paid atomic increments and decrements on each of them,
-about a fifth of a random game's time (``docs/results/engines.md``)."""
+given; counted, every call that passes or unpacks the state's views paid atomic increments and decrements on each
+of them, about a fifth of a random game's time (``docs/results/engines.md``)."""
 
 # rules
 PLAYERS, RINASCIMENTO, MAX_TOKENS, POINTS_TO_END, SAME_NEED, SAME_AMOUNT, DIFFERENT_COUNT, LEAST_OFFERED = range(8)
@@ -103,13 +103,7 @@ def add_reserve(reserved: Array, hidden: Array, player: int, card: int, face_dow
 @njit(**PLAIN)
 def reserve_face_up(rules: Array, decks: Array, arrays: tuple, slot: int) -> None:
     """``ReserveBoardCard``: the card, one gold (if any), then the refill."""
-    supply = arrays[0]
-    players = arrays[1]
-    top = arrays[2]
-    face_up = arrays[3]
-    reserved = arrays[4]
-    hidden = arrays[5]
-    counters = arrays[7]
+    supply, players, top, face_up, reserved, hidden, _, counters = arrays
     level, column = slot // rules[FACE_UP], slot % rules[FACE_UP]
     player = counters[PLAYER]
     add_reserve(reserved, hidden, player, face_up[level, column], False)
@@ -120,12 +114,7 @@ def reserve_face_up(rules: Array, decks: Array, arrays: tuple, slot: int) -> Non
 @njit(**PLAIN)
 def reserve_deck(rules: Array, decks: Array, arrays: tuple, level: int) -> None:
     """``ReserveDeckCard``: the deck's top card face down, then one gold (if any)."""
-    supply = arrays[0]
-    players = arrays[1]
-    top = arrays[2]
-    reserved = arrays[4]
-    hidden = arrays[5]
-    counters = arrays[7]
+    supply, players, top, _, reserved, hidden, _, counters = arrays
     player = counters[PLAYER]
     card = decks[level, top[level]]
     top[level] += 1
@@ -170,13 +159,7 @@ def gold_option_bits(cards: Array, players: Array, player: int, card: int, plan:
 def complete(rules: Array, cards: Array, decks: Array, arrays: tuple, source: int, plan: Array) -> None:
     """``BuyCard.perform``: per colour pay coloured tokens then gold, take points and bonus, refill or close the
     reserve row (``transitions._complete``)."""
-    supply = arrays[0]
-    players = arrays[1]
-    top = arrays[2]
-    face_up = arrays[3]
-    reserved = arrays[4]
-    hidden = arrays[5]
-    counters = arrays[7]
+    supply, players, top, face_up, reserved, hidden, _, counters = arrays
     player = counters[PLAYER]
     card = card_at(rules, face_up, reserved, player, source)
     for colour in range(5):  # a colour's payment reads only that colour's tokens: pay each as it is worked out
@@ -202,11 +185,7 @@ def complete(rules: Array, cards: Array, decks: Array, arrays: tuple, source: in
 def buy(rules: Array, cards: Array, decks: Array, arrays: tuple, source: int) -> None:
     """Buy the card at ``source``: official rules with a gold choice open the ``PAY`` phase (a face-down reserve is
     shown), otherwise coloured tokens pay first and gold the shortfall (``transitions.buy``)."""
-    players = arrays[1]
-    face_up = arrays[3]
-    reserved = arrays[4]
-    hidden = arrays[5]
-    counters = arrays[7]
+    _, players, _, face_up, reserved, hidden, _, counters = arrays
     player = counters[PLAYER]
     card = card_at(rules, face_up, reserved, player, source)
     no_plan = counters[PLAN : PLAN + 5]  # all 0 outside the PAY phase
@@ -231,10 +210,7 @@ def finish_payment(rules: Array, cards: Array, decks: Array, arrays: tuple) -> N
 @njit(**PLAIN)
 def plan_gold(rules: Array, cards: Array, decks: Array, arrays: tuple, colour: int) -> None:
     """``PAY``: spend one more gold on ``colour``; the purchase completes once no choice is left."""
-    players = arrays[1]
-    face_up = arrays[3]
-    reserved = arrays[4]
-    counters = arrays[7]
+    _, players, _, face_up, reserved, _, _, counters = arrays
     counters[PLAN + colour] += 1
     player = counters[PLAYER]
     card = card_at(rules, face_up, reserved, player, counters[PAYING])
@@ -298,9 +274,7 @@ def end_turn(rules: Array, players: Array, counters: Array, passed: bool) -> Non
 @njit(**PLAIN)
 def settle(rules: Array, noble_reqs: Array, noble_points: Array, arrays: tuple, passed: bool) -> None:
     """After an action: token returns, nobles, the end check and the next player (``transitions.settle``)."""
-    players = arrays[1]
-    nobles = arrays[6]
-    counters = arrays[7]
+    _, players, _, _, _, _, nobles, counters = arrays
     if counters[PHASE] == PAY:
         return
     n, player = rules[PLAYERS], counters[PLAYER]

@@ -198,11 +198,7 @@ def affordable(cards: Array, players: Array, player: int, card: int) -> bool:
 def list_cards(tables: tuple, arrays: tuple, legal: Array, count: int) -> int:
     """Append the legal reserves (a free slot, P5) and purchases to ``legal[count:]``; the new count."""
     rules, starts, cards, deck_sizes = tables[0], tables[1], tables[3], tables[6]
-    players = arrays[1]
-    top = arrays[2]
-    face_up = arrays[3]
-    reserved = arrays[4]
-    counters = arrays[7]
+    _, players, top, face_up, reserved, _, _, counters = arrays
     player, width = counters[PLAYER], rules[FACE_UP]
     slots = NUM_LEVELS * width
     if rules[MAX_RESERVED] > 0 and reserved[player, rules[MAX_RESERVED] - 1] < 0:
@@ -241,11 +237,7 @@ def list_bits(bits: int, start: int, legal: Array, count: int) -> int:
 def list_legal(tables: tuple, arrays: tuple, legal: Array) -> int:
     """``legal[:count]`` = the legal action ids in increasing order (``Splendor.legal_actions``); returns ``count``."""
     rules, starts, cards, noble_reqs = tables[0], tables[1], tables[3], tables[4]
-    players = arrays[1]
-    face_up = arrays[3]
-    reserved = arrays[4]
-    nobles = arrays[6]
-    counters = arrays[7]
+    _, players, _, face_up, reserved, _, nobles, counters = arrays
     phase, player = counters[PHASE], counters[PLAYER]
     if phase == MAIN:
         count = list_cards(tables, arrays, legal, list_takes(tables, arrays, legal, 0))
@@ -282,10 +274,7 @@ def kind_of(starts: Array, action: int) -> int:
 def perform(tables: tuple, decks: Array, arrays: tuple, kind: int, arg: int) -> None:
     """The action's own change, by kind (``transitions._perform``; the turn is settled after it)."""
     rules, cards, noble_points = tables[0], tables[3], tables[5]
-    supply = arrays[0]
-    players = arrays[1]
-    nobles = arrays[6]
-    counters = arrays[7]
+    supply, players, _, _, _, _, nobles, counters = arrays
     player = counters[PLAYER]
     if kind <= TAKE_SAME:
         take_pattern(tables[2], supply, players, player, arg + tables[1][kind] - tables[1][TAKE_DIFFERENT])
