@@ -23,6 +23,7 @@ GAMES = {
     "gravwell": {"num_players": 2},
     "battle_sheep": {"num_players": 2, "board_size": 6, "field_size": 16, "sheep_per_player": 8},
     "splendor": {"preset": "rinascimento"},
+    "node_conquest": {},
 }
 
 

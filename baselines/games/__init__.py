@@ -6,7 +6,7 @@ search agents and, where it has them, move priors and a fast random playout:
 * :mod:`.quoridor` (seed 004): ``path``, ``heuristic``; value, priors, bitmask playout.
 * :mod:`.battle_sheep` (seed 003): ``evaluation``, ``minimax``; value, compiled playout and start (its tabular Q
   agent ``qlearning`` is a learner: :mod:`baselines.learners.sheep_q`).
-* :mod:`.node_conquest` (seed 001 has no agent; ours): ``greedy``; value.
+* :mod:`.node_conquest` (seed 001 has no agent; ours): ``greedy``; value, compiled playout.
 * :mod:`.splendor` (seed 002): ``osla``, ``buyer``, ``srh`` (Seeding RHEA) and ``rmcts`` (Rinascimento's MCTS), both
   from :mod:`baselines.search`; value, compiled playout; the event-value functions of RHEA (``rhea:value=ef``).
 * :mod:`.gravwell` (seed 000): ``random_es`` (:class:`RandomEmergencyStopAgent`),
@@ -51,7 +51,7 @@ from baselines.games.gravwell import (
     gravwell_playout,
     gravwell_value,
 )
-from baselines.games.node_conquest import GreedyExpander, node_conquest_value
+from baselines.games.node_conquest import GreedyExpander, node_conquest_playout, node_conquest_value
 from baselines.games.quoridor import HeuristicAgent, PathAgent, quoridor_playout, quoridor_priors, quoridor_value
 from baselines.games.splendor import (
     BuyerAgent,
@@ -102,7 +102,9 @@ GAMES: dict[str, GameBaselines] = {
         playout=battle_sheep_playout,
         initial_state=battle_sheep_initial_state,
     ),
-    "node_conquest": GameBaselines({"greedy": GreedyExpander}, "greedy", node_conquest_value),
+    "node_conquest": GameBaselines(
+        {"greedy": GreedyExpander}, "greedy", node_conquest_value, playout=node_conquest_playout
+    ),
     "splendor": GameBaselines(
         {"osla": OSLAAgent, "buyer": BuyerAgent, "srh": SRHAgent, "rmcts": RinascimentoMCTSAgent},
         "buyer",

@@ -38,11 +38,10 @@ SEARCH = {
 """The entries of every ladder: MCTS valuing its leaves with the game's heuristic at three budgets, RHEA at the
 paper's 1,000 simulated actions, the shipped AlphaZero network at two simulation counts and the shipped PPO model."""
 ROLLOUT = {"mcts-rollout-200": "mcts:simulations=200"}
-"""MCTS with random rollouts to the end of the game, on the games where a rollout is cheap: Quoridor 5x5 and Battle
-Sheep 6x6 (1-2 s a game against random), Gravwell and Splendor since their playouts are compiled (about 4 s a game,
-from 17-80 s in Python; Gravwell's ladder got it after its first two rounds were played, so its pairs of those rounds
-are played when the ladder is next extended). Node conquest keeps it off: its playout is not compiled and its random
-games run to the 200-ply cap, too slow for a ladder's thousands of games."""
+"""MCTS with random rollouts to the end of the game: Quoridor 5x5 and Battle Sheep 6x6 (1-2 s a game against random),
+Gravwell, Splendor and node conquest since their playouts are compiled (a few seconds a game, from 17-80 s in Python;
+Gravwell's ladder got it after its first two rounds were played, so its pairs of those rounds are played when the
+ladder is next extended)."""
 TWO_PLAYER = {"alphabeta-2": "alphabeta:depth=2"}
 """Entries of every two-player ladder (alpha-beta on the game's heuristic value, 2 plies deep)."""
 OWN: dict[str, dict[str, str]] = {
@@ -63,7 +62,7 @@ OWN: dict[str, dict[str, str]] = {
         **ROLLOUT,
     },
     "battle_sheep": {"evaluation": "evaluation", "minimax-2": "minimax:depth=2", "qlearning": "qlearning", **ROLLOUT},
-    "node_conquest": {"greedy": "greedy"},
+    "node_conquest": {"greedy": "greedy", **ROLLOUT},
 }
 """Each game's own agents: the papers' scripted, search and learned agents."""
 

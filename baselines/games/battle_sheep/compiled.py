@@ -158,7 +158,6 @@ def battle_sheep_playout(game: Game, state: BattleSheepState, stream: UniformStr
     return final if final is not None else random_playout(game, state, stream, plies)
 
 
-
 def battle_sheep_initial_state(game: Game, rng: np.random.Generator) -> BattleSheepState:
     """``game.initial_state(rng)``: :func:`compiled_initial_state` where Numba is installed, else the engine's; the
     same state and the same generator state after it either way (the game's registered fast start)."""

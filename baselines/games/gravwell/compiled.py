@@ -153,7 +153,6 @@ def gravwell_playout(game: Game, state: GravwellState, stream: UniformStream, pl
     return final if final is not None else random_playout(game, state, stream, plies)
 
 
-
 __all__ = [
     "DISABLE_VARIABLE",
     "EVENT_KINDS",
