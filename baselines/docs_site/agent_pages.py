@@ -91,7 +91,7 @@ FAMILIES: tuple[Family, ...] = (
         ("quoridor", "board_size=5", "heuristic", "path"),
         api=("baselines.agent", "baselines.games.quoridor.agents", "baselines.games.splendor.agents",
              "baselines.games.gravwell.agents", "baselines.games.battle_sheep.evaluation",
-             "baselines.games.node_conquest"),
+             "baselines.games.node_conquest.agents"),
         guide="guides/tournaments.md",
     ),
     Family(
