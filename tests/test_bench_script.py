@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+import tests.toy_games  # noqa: F401  (registers toy_tictactoe, a game without a fast playout)
 from baselines.games import random_games
 from baselines.search.compiled import python_only
 from baselines.speed import Measurement, median_measurement, report
@@ -30,8 +31,9 @@ def test_the_playout_row_plays_whole_games_by_the_fast_playout_and_only_where_a_
     with python_only():
         python = fast_playout_games("gravwell", game, 0.05, seed=0)
     assert python is not None and python.name == "gravwell random games, Python playout"
-    assert fast_playout_games("node_conquest", make_game("node_conquest"), 0.05, seed=0) is None
-    plies = random_games("node_conquest", make_game("node_conquest"), 0, 2)  # no fast playout: the generic one
+    toy = make_game("toy_tictactoe")
+    assert fast_playout_games("toy_tictactoe", toy, 0.05, seed=0) is None
+    plies = random_games("toy_tictactoe", toy, 0, 2)  # no fast playout: the generic one
     assert len(plies) == 2 and all(count > 0 for count in plies)
 
 
