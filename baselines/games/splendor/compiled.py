@@ -176,9 +176,8 @@ def state_of(kernels: Any, game: Game, start: SplendorState, flat: np.ndarray) -
     counters = small[places.counters :].tolist()
     state = _new_object(SplendorState)
     for name, (begin, stop, shape) in zip(STATE_ARRAYS, places.places):
-        setattr(state, name, small[begin:stop].reshape(shape))
-    begin, stop, shape = places.places[STATE_ARRAYS.index("hidden")]
-    state.hidden = small[begin:stop].reshape(shape) != 0
+        array = small[begin:stop].reshape(shape)
+        setattr(state, name, array != 0 if name == "hidden" else array)
     state.decks, state.events, state.mask = start.decks, (), None
     state.phase, state.current_player = counters[m.PHASE], counters[m.PLAYER]
     state.first_player, state.end_triggered = counters[m.FIRST], counters[m.END_TRIGGERED] != 0
